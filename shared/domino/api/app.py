@@ -1,0 +1,72 @@
+"""The one resolver factory: every function builds its router here, so every route answers
+errors the same way (API.md "Errors") and nothing internal leaks from a 500."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from domino.api.errors import STATUS_BY_CODE, ApiError
+
+logger = Logger(service="domino")
+
+JSON = "application/json"
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response(
+        status_code=status,
+        content_type=JSON,
+        body=json.dumps(body, separators=(",", ":")) if body is not None else "",
+        headers=headers or {},
+    )
+
+
+def error_response(code: str, message: str, **kwargs: Any) -> Response[Any]:
+    error = ApiError(code, message, **kwargs)
+    return json_response(error.status, error.body(), error.headers)
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for err in errors[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body",)) or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "The request is not valid."
+
+
+def make_app() -> APIGatewayHttpResolver:
+    """A Powertools HTTP API resolver with the contract's error mapping installed."""
+    app = APIGatewayHttpResolver(enable_validation=True)
+
+    @app.exception_handler(ApiError)
+    def api_error(err: ApiError) -> Response[Any]:
+        return json_response(err.status, err.body(), err.headers)
+
+    @app.exception_handler(RequestValidationError)
+    def invalid(err: RequestValidationError) -> Response[Any]:
+        errors = list(err.errors())
+        fields = [".".join(str(p) for p in e.get("loc", ()) if p != "body") for e in errors]
+        body = ApiError("invalid_request", _validation_message(errors)).body()
+        body["error"]["fields"] = [f for f in fields if f]
+        return json_response(400, body)
+
+    @app.not_found
+    def not_found(_err: NotFoundError) -> Response[Any]:
+        event = app.current_event
+        return error_response("not_found", f"No route for {event.http_method} {event.path}.")
+
+    @app.exception_handler(Exception)
+    def unexpected(err: Exception) -> Response[Any]:
+        code = getattr(err, "code", None)
+        if isinstance(code, str) and code in STATUS_BY_CODE:  # engine errors carry their code
+            return error_response(code, str(getattr(err, "message", err)))
+        logger.exception("unhandled error")
+        return error_response("internal", "Internal server error.")
+
+    return app

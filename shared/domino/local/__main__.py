@@ -1,0 +1,3 @@
+from domino.local.server import main
+
+raise SystemExit(main())

@@ -1,0 +1,17 @@
+"""Where the local runtime keeps its files: an ignored ``.local/`` folder at the repo root."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+def local_dir() -> Path:
+    """The ignored working folder (``DOMINO_LOCAL_DIR`` overrides it)."""
+    return Path(os.environ.get("DOMINO_LOCAL_DIR") or REPO_ROOT / ".local")
+
+
+def template_path() -> Path:
+    return Path(os.environ.get("DOMINO_TEMPLATE") or REPO_ROOT / "template.yaml")

@@ -1,0 +1,345 @@
+"""The local runtime behind ``make run``: the template's HttpApi routes on 127.0.0.1.
+
+Each HTTP request becomes the API Gateway HTTP API v2 event Lambda would receive (with the JWT
+claims the authorizer would add) and is handed to the function's handler in-process. The
+runtime answers the errors API Gateway itself would answer (unknown route, bad token, body too
+large) in the contract's JSON shape, before any handler runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from domino.local import ddb, tokens
+from domino.local.invoke import LambdaContext, http_event, load_handler
+from domino.local.paths import local_dir
+from domino.local.tables import ensure_tables
+from domino.local.template import Template
+
+MAX_BODY = 16 * 1024
+DEV_TOKEN_PATH = "/dev/token"
+
+
+def error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+class LocalRuntime(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(
+        self, address: tuple[str, int], template: Template, secret: bytes, quiet: bool = False
+    ) -> None:
+        super().__init__(address, RequestHandler)
+        self.template = template
+        self.secret = secret
+        self.quiet = quiet
+
+    def preload(self) -> None:
+        """Import every handler once, so import errors show at start and requests are warm."""
+        for route in self.template.routes:
+            load_handler(route.code_uri, route.handler)
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    server: LocalRuntime
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self.handle_request()
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_GET
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.server.quiet:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+    def send(
+        self,
+        status: int,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        cookies: list[str] | None = None,
+    ) -> None:
+        self.send_response(status)
+        headers = dict(headers or {})
+        lowered = {key.lower() for key in headers}
+        if "content-type" not in lowered and body:
+            headers["Content-Type"] = "application/json"
+        for key, value in headers.items():
+            if key.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(key, value)
+        for cookie in cookies or []:
+            self.send_header("Set-Cookie", cookie)
+        self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def fail(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        self.send(status, error_body(code, message), headers)
+
+    def read_body(self) -> bytes | None:
+        """The request body, or None (after answering 413) when it is over 16 KiB."""
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks, size = [], 0
+            while True:
+                length = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if length == 0:
+                    self.rfile.readline()
+                    break
+                size += length
+                if size > MAX_BODY:
+                    self.close_connection = True
+                    self.fail(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+                    return None
+                chunks.append(self.rfile.read(length))
+                self.rfile.readline()
+            return b"".join(chunks)
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            self.fail(400, "invalid_request", "Content-Length is not a number.")
+            return None
+        if length > MAX_BODY:
+            self.close_connection = True  # never read what we refuse
+            self.fail(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+            return None
+        return self.rfile.read(length) if length else b""
+
+    def handle_request(self) -> None:
+        started = time.perf_counter()
+        split = urlsplit(self.path)
+        method = self.command.upper()
+        body = self.read_body()
+        if body is None:
+            return
+        if split.path == DEV_TOKEN_PATH:
+            self.dev_token(method, body)
+            return
+        found = self.server.template.find_route(method, split.path)
+        if found is None:
+            self.fail(404, "not_found", f"No route for {method} {split.path}.")
+            return
+        route, params = found
+        claims = None
+        if route.auth:
+            try:
+                claims = tokens.as_gateway_claims(
+                    tokens.verify(self.server.secret, self.headers.get("Authorization"))
+                )
+            except tokens.TokenError as err:
+                self.fail(
+                    401,
+                    "unauthorized",
+                    f"Unauthorized: {err}.",
+                    {"WWW-Authenticate": 'Bearer realm="domino"'},
+                )
+                return
+        headers: dict[str, str] = {}
+        for key, value in self.headers.items():
+            key = key.lower()
+            headers[key] = f"{headers[key]},{value}" if key in headers else value
+        event = http_event(
+            method,
+            self.path,
+            route_key=route.route_key,
+            path_parameters=params or None,
+            headers=headers,
+            body=body if body else None,
+            claims=claims,
+            source_ip=self.client_address[0],
+        )
+        try:
+            handler = load_handler(route.code_uri, route.handler)
+            result = handler(event, LambdaContext(function_name=route.function))
+        except Exception:  # what API Gateway answers when the integration fails
+            traceback.print_exc()
+            self.fail(500, "internal", "Internal server error.")
+            return
+        self.write_result(result)
+        if not self.server.quiet:
+            elapsed = (time.perf_counter() - started) * 1000
+            sys.stderr.write(f"  -> {route.function} in {elapsed:.1f} ms\n")
+
+    def write_result(self, result: Any) -> None:
+        """Map a v2 handler result to HTTP, as API Gateway does (a bare value means 200 JSON)."""
+        if not isinstance(result, dict) or "statusCode" not in result:
+            self.send(200, json.dumps(result).encode())
+            return
+        headers = {k: str(v) for k, v in (result.get("headers") or {}).items()}
+        for key, values in (result.get("multiValueHeaders") or {}).items():
+            headers[key] = ",".join(str(v) for v in values)
+        raw = result.get("body") or ""
+        if result.get("isBase64Encoded"):
+            import base64
+
+            payload = base64.b64decode(raw)
+        else:
+            payload = raw.encode() if isinstance(raw, str) else json.dumps(raw).encode()
+        self.send(int(result["statusCode"]), payload, headers, result.get("cookies"))
+
+    def dev_token(self, method: str, body: bytes) -> None:
+        if method != "POST":
+            self.fail(404, "not_found", f"No route for {method} {DEV_TOKEN_PATH}.")
+            return
+        try:
+            request = json.loads(body or b"{}")
+        except ValueError:
+            self.fail(400, "invalid_request", "The body is not valid JSON.")
+            return
+        if not isinstance(request, dict):
+            self.fail(400, "invalid_request", "The body must be a JSON object.")
+            return
+        try:
+            token = tokens.issue(self.server.secret, request.get("player"), request.get("name"))
+        except tokens.TokenRequestError as err:
+            self.fail(400, "invalid_request", str(err))
+            return
+        self.send(
+            200,
+            json.dumps(
+                {"token": token, "player": request["player"], "expires_in": tokens.LIFETIME_SECONDS}
+            ).encode(),
+        )
+
+
+def local_environment(template: Template, endpoint: str) -> dict[str, str]:
+    """What the handlers see locally: the template's variables, dev mode on, fake credentials."""
+    return template.environment(
+        {
+            "DEV_MODE": "true",
+            "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "local",
+            "AWS_SECRET_ACCESS_KEY": "local",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "POWERTOOLS_DEV": "false",
+        }
+    )
+
+
+def pidfile_for(port: int) -> Path:
+    return local_dir() / "run" / f"ddb-{port}.pid"
+
+
+def stop_stale_dynamodb(pidfile: Path) -> None:
+    """A runtime that was killed may have left its DynamoDB Local behind: stop it."""
+    if not pidfile.exists():
+        return
+    try:
+        pid = int(pidfile.read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if b"DynamoDBLocal.jar" in cmdline:
+            os.kill(pid, signal.SIGTERM)
+            time.sleep(1)
+    except (ValueError, OSError):
+        pass
+    pidfile.unlink(missing_ok=True)
+
+
+def start_database(port: int, data_dir: Path | None) -> ddb.DynamoServer | None:
+    """DynamoDB Local (data kept on disk unless in memory); moto's server without Java."""
+    endpoint = f"http://127.0.0.1:{port}"
+    pidfile = pidfile_for(port)
+    stop_stale_dynamodb(pidfile)
+    if ddb.port_in_use(port):
+        if ddb.answers(endpoint):
+            print(f"DynamoDB already answers on {endpoint}: using it.", file=sys.stderr)
+            return None
+        raise ddb.DynamoUnavailable(f"port {port} is in use by something else (set DDB_PORT)")
+    try:
+        server = ddb.start_dynamodb_local(port, data_dir)
+    except ddb.DynamoUnavailable as err:
+        print(
+            f"WARNING: {err}\nWARNING: falling back to moto's server: data is kept in memory "
+            "only, and it is not DynamoDB (no real conditional-write atomicity).",
+            file=sys.stderr,
+        )
+        return ddb.start_moto(port)
+    pidfile.parent.mkdir(parents=True, exist_ok=True)
+    pidfile.write_text(str(server.process.pid))
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m domino.local", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
+    parser.add_argument("--ddb-port", type=int, default=int(os.environ.get("DDB_PORT", "8000")))
+    parser.add_argument("--in-memory", action="store_true", help="do not keep games on disk")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where DynamoDB Local keeps its data (default .local/data)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no access log")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    template = Template()
+    data_dir = None if args.in_memory else (args.data_dir or local_dir() / "data")
+    database = start_database(args.ddb_port, data_dir)
+    endpoint = f"http://127.0.0.1:{args.ddb_port}"
+    stop = threading.Event()
+    httpd: LocalRuntime | None = None
+    try:
+        ensure_tables(endpoint, template)
+        os.environ.update(local_environment(template, endpoint))
+        httpd = LocalRuntime((args.host, args.port), template, tokens.load_secret(), args.quiet)
+        httpd.preload()
+
+        def shutdown(signum: int, _frame: Any) -> None:
+            stop.set()
+
+        signal.signal(signal.SIGINT, shutdown)
+        signal.signal(signal.SIGTERM, shutdown)
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        kind = database.kind if database else "existing DynamoDB"
+        print(
+            f"domino local runtime on http://{args.host}:{args.port} "
+            f"({len(template.routes)} routes, {kind} on {endpoint}) "
+            f"ready in {time.perf_counter() - started:.1f}s; Ctrl-C stops it.",
+            file=sys.stderr,
+            flush=True,
+        )
+        stop.wait()
+        print("stopping ...", file=sys.stderr)
+    except ddb.DynamoUnavailable as err:
+        print(f"ERROR: {err}", file=sys.stderr)
+        return 1
+    finally:
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if database is not None:
+            database.stop()
+            pidfile_for(args.ddb_port).unlink(missing_ok=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Shared fixtures: DynamoDB Local for integration tests, the local runtime for e2e tests.
+
+Fake credentials and region are set before anything creates a boto3 client.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+    }
+)
+os.environ.pop("AWS_PROFILE", None)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def ddb_endpoint() -> Iterator[str]:
+    """DynamoDB Local in memory on a free port, with the template's tables; env points at it."""
+    from domino.local import ddb
+    from domino.local.server import local_environment
+    from domino.local.tables import ensure_tables
+    from domino.local.template import Template
+
+    server = ddb.start_dynamodb_local(ddb.free_port())
+    try:
+        template = Template()
+        ensure_tables(server.endpoint, template)
+        env = local_environment(template, server.endpoint)
+        env.update({"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"})
+        os.environ.update(env)
+        yield server.endpoint
+    finally:
+        server.stop()
+
+
+class Runtime:
+    """A `python -m domino.local` process (what `make run` starts), driven over HTTP."""
+
+    def __init__(self, port: int, ddb_port: int, data_dir: Path | None) -> None:
+        self.port, self.ddb_port, self.data_dir = port, ddb_port, data_dir
+        self.base = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 90) -> float:
+        args = [
+            sys.executable,
+            "-m",
+            "domino.local",
+            "--port",
+            str(self.port),
+            "--ddb-port",
+            str(self.ddb_port),
+            "--quiet",
+        ]
+        args += ["--data-dir", str(self.data_dir)] if self.data_dir else ["--in-memory"]
+        started = time.monotonic()
+        self.process = subprocess.Popen(args, cwd=REPO, stderr=subprocess.PIPE)
+        while time.monotonic() - started < timeout:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"runtime exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return time.monotonic() - started
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("runtime did not become ready")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        data = (
+            body
+            if isinstance(body, bytes)
+            else (None if body is None else json.dumps(body).encode())
+        )
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        for key, value in (headers or {}).items():
+            req.add_header(key, value)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                raw = resp.read()
+                return resp.status, dict(resp.headers), json.loads(raw) if raw else None
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            return err.code, dict(err.headers), json.loads(raw) if raw else None
+
+    def token(self, player: str, name: str | None = None) -> str:
+        status, _, body = self.request("POST", "/dev/token", {"player": player, "name": name})
+        assert status == 200, body
+        return str(body["token"])
+
+
+@pytest.fixture(scope="session")
+def runtime() -> Iterator[Runtime]:
+    from domino.local.ddb import free_port
+
+    rt = Runtime(free_port(), free_port(), None)
+    rt.start()
+    try:
+        yield rt
+    finally:
+        rt.stop()

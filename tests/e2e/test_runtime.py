@@ -1,0 +1,98 @@
+"""The local runtime over HTTP, as `make run` serves it."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import boto3
+
+from tests.conftest import Runtime
+
+
+def test_health_is_public(runtime: Runtime) -> None:
+    status, headers, body = runtime.request("GET", "/health")
+    assert (status, body) == (200, {"status": "ok"})
+    assert headers["Content-Type"] == "application/json"
+
+
+def test_dev_token_reaches_the_handler_as_gateway_claims(runtime: Runtime) -> None:
+    token = runtime.token("alice", "Alice")
+    status, _, body = runtime.request("GET", "/me", token=token)
+    assert status == 200
+    assert body == {"player": "alice", "name": "Alice"}
+
+
+def test_name_falls_back_to_the_player_id(runtime: Runtime) -> None:
+    status, _, body = runtime.request("GET", "/me", token=runtime.token("bob"))
+    assert (status, body) == (200, {"player": "bob", "name": "bob"})
+
+
+def test_protected_route_without_token_is_401(runtime: Runtime) -> None:
+    status, headers, body = runtime.request("GET", "/me")
+    assert status == 401
+    assert body["error"]["code"] == "unauthorized"
+    assert "Bearer" in headers["WWW-Authenticate"]
+
+
+def test_forged_or_tampered_tokens_are_401(runtime: Runtime) -> None:
+    token = runtime.token("alice")
+    header, payload, signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    claims["sub"] = "mallory"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    for bad in (f"{header}.{forged}.{signature}", "x.y.z", "garbage", token[:-4] + "AAAA"):
+        status, _, body = runtime.request("GET", "/me", token=bad)
+        assert status == 401, bad
+        assert body == {"error": {"code": "unauthorized", "message": body["error"]["message"]}}
+
+
+def test_unknown_route_is_404_not_found(runtime: Runtime) -> None:
+    for method, path in (("GET", "/nope"), ("DELETE", "/health"), ("GET", "/dev/token")):
+        status, _, body = runtime.request(method, path)
+        assert status == 404, (method, path)
+        assert body["error"]["code"] == "not_found"
+
+
+def test_body_over_16_kib_is_413_before_any_handler(runtime: Runtime) -> None:
+    status, _, body = runtime.request("POST", "/dev/token", b"x" * (16 * 1024 + 1))
+    assert status == 413
+    assert body["error"]["code"] == "payload_too_large"
+    # a body of exactly 16 KiB is read (and then refused as bad JSON, not as too large)
+    status, _, body = runtime.request("POST", "/dev/token", b" " * (16 * 1024 - 2) + b"[]")
+    assert (status, body["error"]["code"]) == (400, "invalid_request")
+
+
+def test_dev_token_input_is_bounded(runtime: Runtime) -> None:
+    for bad in (
+        {"player": ""},
+        {"player": "a" * 65},
+        {"player": "a b"},
+        {"player": 7},
+        {"player": "ok", "name": "n" * 41},
+        [],
+    ):
+        status, _, body = runtime.request("POST", "/dev/token", bad)
+        assert (status, body["error"]["code"]) == (400, "invalid_request"), bad
+    status, _, body = runtime.request("POST", "/dev/token", b"{not json")
+    assert (status, body["error"]["code"]) == (400, "invalid_request")
+
+
+def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from domino.local.ddb import free_port
+
+    rt = Runtime(free_port(), free_port(), tmp_path / "data")
+    rt.start()
+    client = boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{rt.ddb_port}")
+    try:
+        client.put_item(TableName="GameTable", Item={"pk": {"S": "GAME#kept"}, "sk": {"S": "GAME"}})
+    finally:
+        rt.stop()
+    rt.start()
+    try:
+        item = client.get_item(
+            TableName="GameTable", Key={"pk": {"S": "GAME#kept"}, "sk": {"S": "GAME"}}
+        )
+        assert item["Item"]["pk"]["S"] == "GAME#kept"
+    finally:
+        rt.stop()
