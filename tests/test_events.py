@@ -1,23 +1,62 @@
 """Every file in events/ replays through its function's handler, as `sam local invoke -e` would.
 
 ``events/<function>.json`` (and ``events/<function>.<variant>.json``) belong to the function
-whose CodeUri is ``functions/<function>/``; each is a valid example, so it must succeed.
+whose CodeUri is ``functions/<function>/``; each is a valid example, so it must succeed. An event
+about a game names a fixed game id (its ``pathParameters.id``); ``SETUP`` prepares that game
+first, through the handlers, so that the event's request is legal for the event's caller.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from domino.local.invoke import LambdaContext, load_handler
 from domino.local.template import Template
+
+from tests.integration.client import DOS_DEAL, Api
 
 EVENTS = sorted((Path(__file__).resolve().parents[1] / "events").glob("*.json"))
 TEMPLATE = Template()
 FUNCTIONS = {
     Path(res["Properties"]["CodeUri"]).name: (name, res["Properties"])
     for name, res in TEMPLATE.of_type("AWS::Serverless::Function").items()
+}
+
+
+# ------------------------------------------------------------------ scenarios (DOS_DEAL: bob
+# holds 6-6 and leads it; alice holds no 6, and the boneyard's top tile is 4-6)
+
+
+def waiting_game(api: Api, game: str, **options: Any) -> None:
+    """alice created a two-player game; the second seat is open."""
+    created = api.create("alice", preset="dos-jugadores", players=2, deal=DOS_DEAL, **options)
+    assert created.ok(201)["id"] == game
+
+
+def dealt_game(api: Api, game: str, **options: Any) -> None:
+    """bob took the second seat: the hand is dealt and bob is to lead 6-6."""
+    waiting_game(api, game, **options)
+    api.join(game, "bob").ok()
+
+
+def led_game(api: Api, game: str, **options: Any) -> None:
+    """bob led 6-6: alice, holding no 6, must draw (or pass, when nothing may be drawn)."""
+    dealt_game(api, game, **options)
+    api.play(game, "bob", "6-6").ok()
+
+
+SETUP: dict[str, Callable[[Api, str], None]] = {
+    "join.json": waiting_game,  # bob joins
+    "get.json": dealt_game,  # alice reads her view
+    "play.json": dealt_game,  # bob leads 6-6
+    "leave.json": dealt_game,  # alice leaves, a bot takes her seat
+    "draw.json": led_game,  # alice draws
+    "moves.json": led_game,  # alice reads the log
+    "pass.json": lambda api, game: led_game(api, game, rules={"draw": "none"}),  # alice passes
 }
 
 
@@ -28,13 +67,24 @@ def test_every_function_has_an_event() -> None:
     )
 
 
+def test_every_setup_names_an_event() -> None:
+    assert set(SETUP) <= {path.name for path in EVENTS}
+
+
 @pytest.mark.parametrize("path", EVENTS, ids=lambda p: p.name)
-def test_event_replays_through_its_handler(path: Path, ddb_endpoint: str) -> None:
+def test_event_replays_through_its_handler(
+    path: Path, ddb_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     function = path.name.split(".")[0]
     assert function in FUNCTIONS, f"{path.name} names no function in template.yaml"
     name, props = FUNCTIONS[function]
     handler = load_handler(TEMPLATE.root / props["CodeUri"], props.get("Handler", "app.handler"))
     event = json.loads(path.read_text())
+    if path.name in SETUP:
+        game = event["pathParameters"]["id"]
+        monkeypatch.setattr("domino.service.games.secrets.token_urlsafe", lambda _n=16: game)
+        SETUP[path.name](Api(), game)
+        monkeypatch.undo()
     result = handler(event, LambdaContext(function_name=name))
     assert 200 <= result["statusCode"] < 300, result
     if result.get("body"):

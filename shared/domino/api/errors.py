@@ -15,7 +15,6 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_a_player": 403,
     "game_not_found": 404,
     "not_found": 404,
-    "method_not_allowed": 405,
     "game_full": 409,
     "already_joined": 409,
     "seat_taken": 409,
@@ -48,6 +47,7 @@ class ApiError(Exception):
         *,
         extra: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
+        fields: list[str] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -55,6 +55,10 @@ class ApiError(Exception):
         self.status = STATUS_BY_CODE[code]
         self.extra = extra or {}
         self.headers = headers or {}
+        self.fields = fields
 
     def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}, **self.extra}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.fields is not None:
+            error["fields"] = self.fields
+        return {"error": error, **self.extra}

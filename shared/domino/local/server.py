@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from domino.api.app import MAX_BODY_BYTES
 from domino.local import ddb, tokens
 from domino.local.invoke import LambdaContext, http_event, load_handler
 from domino.local.paths import local_dir
 from domino.local.tables import ensure_tables
 from domino.local.template import Template
 
-MAX_BODY = 16 * 1024
+MAX_BODY = MAX_BODY_BYTES  # the handlers refuse the same bodies when deployed
 DEV_TOKEN_PATH = "/dev/token"
 
 

@@ -1,0 +1,183 @@
+"""Benchmark of the rules engine: prints figures, asserts nothing.
+
+    python bench/engine.py [--quick]
+
+Times are CPU time of this process (``time.process_time``), so that other load on the machine
+skews them less. Per preset: random self-play games/s (a game = a whole match under the
+preset's rules) and plies/s, median of 3 runs; hands/s; peak memory of one match (tracemalloc);
+the largest encoded state seen at any step of any game over every player count (move times
+advancing by random correspondence-style gaps of 0 s to 1 day). Then ``parejas-111`` (one hand,
+as the ``dominoes`` package plays one game) against the PyPI package ``dominoes`` 6.1.0 (its
+4-player game, random legal moves until it ends), side by side, and microseconds per ply of
+legal_moves + apply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
+
+from domino.engine import DRAW, PASS, PRESETS, Match, encode, resolve_rules
+
+#: the player count each preset is timed at
+TIMED_COUNT = {
+    "clasico": 4,
+    "dos-jugadores": 2,
+    "ida-y-vuelta": 2,
+    "parejas-111": 4,
+    "infantil": 4,
+    "multicolor-plus": 4,
+    "buho21": 4,
+    "pool": 4,
+    "cruzado": 4,
+    "chipre": 6,
+}
+
+
+def self_play(rules, seed: int, rnd: Callable[[], float]) -> tuple[int, int]:
+    """One match of random legal moves; returns (plies, hands)."""
+    m = Match.start(rules, seed=seed)
+    plies = 0
+    while m.status == "playing":
+        legal = m.legal_moves()
+        move = legal[int(rnd() * len(legal))] if legal else (DRAW if m.can_draw() else PASS)
+        m.apply(m.turn, move, plies)
+        plies += 1
+    return plies, m.hand_number
+
+
+def timed(fn: Callable[[], tuple[int, int]], budget: float) -> tuple[float, float, float]:
+    """Run ``fn`` for about ``budget`` seconds: (games/s, plies/s, hands/s)."""
+    games = plies = hands = 0
+    start = time.process_time()
+    while True:
+        p, h = fn()
+        games += 1
+        plies += p
+        hands += h
+        elapsed = time.process_time() - start
+        if elapsed >= budget:
+            return games / elapsed, plies / elapsed, hands / elapsed
+
+
+def median3(fn: Callable[[], tuple[int, int]], budget: float, runs: int) -> tuple[float, ...]:
+    results = [timed(fn, budget) for _ in range(runs)]
+    return tuple(statistics.median(r[i] for r in results) for i in range(3))
+
+
+def max_encoded(pid: str, games: int) -> int:
+    preset = PRESETS[pid]
+    biggest = 0
+    for n in range(preset.min_players, preset.max_players + 1):
+        rules = resolve_rules(pid, n)
+        for seed in range(games):
+            rng = random.Random(seed)
+            at = 1_700_000_000
+            m = Match.start(rules, seed=seed, at=at)
+            while m.status == "playing":
+                legal = m.legal_moves()
+                move = rng.choice(legal) if legal else (DRAW if m.can_draw() else PASS)
+                at += rng.choice((0, 0, 2, 30, 300, 3600, rng.randrange(86_400)))
+                m.apply(m.turn, move, at)
+                biggest = max(biggest, len(encode(m)))
+    return biggest
+
+
+def peak_memory(rules) -> int:
+    tracemalloc.start()
+    self_play(rules, 7, random.Random(7).random)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def ply_cost(rules, games: int) -> float:
+    """Microseconds per ply of legal_moves + apply (with the random pick), deals excluded."""
+    matches = [Match.start(rules, seed=s) for s in range(games)]
+    rnd = random.Random(3).random
+    plies = 0
+    start = time.process_time()
+    for m in matches:
+        while m.status == "playing":
+            legal = m.legal_moves()
+            move = legal[int(rnd() * len(legal))] if legal else (DRAW if m.can_draw() else PASS)
+            m.apply(m.turn, move, plies)
+            plies += 1
+    return (time.process_time() - start) / plies * 1e6
+
+
+def dominoes_game(rnd: Callable[[], float]) -> tuple[int, int]:
+    import dominoes
+
+    game = dominoes.Game.new()
+    plies = 0
+    while game.result is None:
+        moves = game.valid_moves
+        game.make_move(*moves[int(rnd() * len(moves))])
+        plies += 1
+    return plies, 1
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="short budgets, one run each")
+    args = ap.parse_args()
+    budget, runs, enc_games = (0.3, 1, 2) if args.quick else (1.0, 3, 6)
+
+    print(
+        f"{'preset':16} {'n':>2} {'games/s':>9} {'hands/s':>9} {'plies/s':>9} "
+        f"{'peak KiB':>8} {'max bytes':>9}"
+    )
+    for pid in PRESETS:
+        n = TIMED_COUNT[pid]
+        rules = resolve_rules(pid, n)
+        rng = random.Random(1)
+        seeds = iter(range(10**9))
+        games, plies, hands = median3(
+            lambda r=rules, s=seeds, g=rng: self_play(r, next(s), g.random), budget, runs
+        )
+        peak = peak_memory(rules)
+        size = max_encoded(pid, enc_games)
+        print(
+            f"{pid:16} {n:>2} {games:>9.0f} {hands:>9.0f} {plies:>9.0f} {peak / 1024:>8.1f} "
+            f"{size:>9}"
+        )
+
+    print()
+    one_hand = resolve_rules("parejas-111", 4, {"match": "single", "target": None})
+    rng = random.Random(2)
+    seeds = iter(range(10**9))
+    try:
+        import dominoes
+    except ImportError:
+        dominoes = None
+        print("dominoes 6.1.0 is not installed (pip install dominoes==6.1.0): no comparison")
+    # interleaved runs, so that a busy machine slows both sides alike
+    ours_runs, theirs_runs = [], []
+    for _ in range(runs):
+        ours_runs.append(timed(lambda: self_play(one_hand, next(seeds), rng.random), budget * 2))
+        if dominoes is not None:
+            theirs_runs.append(timed(lambda: dominoes_game(rng.random), budget * 2))
+    ours = tuple(statistics.median(r[i] for r in ours_runs) for i in range(3))
+    print(
+        f"parejas-111, one hand: {ours[0]:.0f} games/s, {ours[1]:.0f} plies/s, "
+        f"{1e6 / ours[1]:.2f} us per ply (legal_moves + apply, deal and scoring included)"
+    )
+    ply_us = ply_cost(one_hand, 1000 if args.quick else 5000)
+    print(f"legal_moves + apply alone: {ply_us:.2f} us per ply")
+    if theirs_runs:
+        theirs = tuple(statistics.median(r[i] for r in theirs_runs) for i in range(3))
+        print(f"dominoes 6.1.0, 4 players: {theirs[0]:.0f} games/s, {theirs[1]:.0f} plies/s")
+        print(f"ratio (games/s): {ours[0] / theirs[0]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

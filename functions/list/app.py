@@ -1,0 +1,34 @@
+"""GET /games?status=waiting (open public games) and GET /me/games (the caller's games)."""
+
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from domino.api.app import make_app
+from domino.api.http import caller, lambda_handler, respond, service
+
+app = make_app()
+
+Limit = Annotated[int, Query(ge=1, le=100)]
+Cursor = Annotated[str | None, Query(min_length=1, max_length=512)]
+
+
+@app.get("/games")
+def open_games(
+    status: Annotated[Literal["waiting"], Query()] = "waiting",
+    limit: Limit = 20,
+    cursor: Cursor = None,
+) -> Any:
+    return respond(service().open_games(caller(app), limit, cursor))
+
+
+@app.get("/me/games")
+def my_games(
+    status: Annotated[Literal["waiting", "playing", "finished"] | None, Query()] = None,
+    turn: Annotated[Literal["mine"] | None, Query()] = None,
+    limit: Limit = 20,
+    cursor: Cursor = None,
+) -> Any:
+    return respond(service().my_games(caller(app), status, turn == "mine", limit, cursor))
+
+
+handler = lambda_handler(app)

@@ -1,0 +1,18 @@
+"""GET /rules: every preset with its name, source, player range and ruleset (no auth)."""
+
+from typing import Any
+
+from domino.api.app import make_app
+from domino.api.http import lambda_handler
+from domino.engine import PRESETS
+
+app = make_app()
+PRESET_LIST = {"presets": [preset.describe() for preset in PRESETS.values()]}
+
+
+@app.get("/rules")
+def rules() -> Any:
+    return PRESET_LIST
+
+
+handler = lambda_handler(app)

@@ -1,0 +1,156 @@
+"""Glue between a route and the service: caller, headers, idempotency, responses, the handler.
+
+Every mutating route goes through ``mutate``: an ``Idempotency-Key`` makes a retry with the
+same key and body return the first successful response (Powertools Idempotency on its own
+DynamoDB table, 24 h, keys scoped to the caller; "the same body" is the same method, path and
+JSON, anything else with that key is 422 idempotency_key_reused).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.idempotency import (
+    DynamoDBPersistenceLayer,
+    IdempotencyConfig,
+    idempotent_function,
+)
+from aws_lambda_powertools.utilities.idempotency.exceptions import (
+    IdempotencyAlreadyInProgressError,
+    IdempotencyValidationError,
+)
+
+from domino.api.app import json_response
+from domino.api.errors import ApiError
+from domino.api.identity import Caller, caller_from_event
+from domino.api.settings import settings
+from domino.service.games import GameService, Outcome
+from domino.store.games import GameStore
+
+logger = Logger(service="domino")
+tracer = Tracer(service="domino")
+metrics = Metrics(namespace="Domino", service="domino")
+
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+IDEMPOTENCY_SECONDS = 24 * 3600
+
+_pending: contextvars.ContextVar[Callable[[], Outcome]] = contextvars.ContextVar("pending")
+
+
+@lru_cache(maxsize=1)
+def service() -> GameService:
+    """Built once per container (module scope would cost cold starts of routes that skip it)."""
+    config = settings()
+    return GameService(GameStore(config.table_name), dev_mode=config.dev_mode)
+
+
+@lru_cache(maxsize=1)
+def _idempotency() -> tuple[IdempotencyConfig, Callable[..., dict[str, Any]]]:
+    config = IdempotencyConfig(
+        event_key_jmespath="key",
+        payload_validation_jmespath="payload",
+        expires_after_seconds=IDEMPOTENCY_SECONDS,
+        raise_on_no_idempotency_key=True,
+    )
+    persistence = DynamoDBPersistenceLayer(table_name=settings().idempotency_table)
+
+    @idempotent_function(
+        data_keyword_argument="request", persistence_store=persistence, config=config
+    )
+    def run_once(request: dict[str, Any]) -> dict[str, Any]:
+        outcome = _pending.get()()
+        return {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
+
+    return config, run_once
+
+
+def caller(app: APIGatewayHttpResolver) -> Caller:
+    return caller_from_event(app.current_event.raw_event)
+
+
+def header(app: APIGatewayHttpResolver, name: str) -> str | None:
+    headers = app.current_event.headers or {}
+    return headers.get(name.lower()) or headers.get(name)
+
+
+def respond(outcome: Outcome) -> Response[Any]:
+    return json_response(outcome.status, outcome.body, outcome.headers)
+
+
+def mutate(
+    app: APIGatewayHttpResolver, command: Callable[[Caller], Outcome], metric: str
+) -> Response[Any]:
+    """Run a mutating command once per ``Idempotency-Key`` (when the client sends one)."""
+    who = caller(app)
+    key = header(app, "Idempotency-Key")
+    if key is None:
+        outcome = command(who)
+    else:
+        if not IDEMPOTENCY_KEY.match(key):
+            raise ApiError(
+                "invalid_request", "Idempotency-Key must be 1-128 letters, digits or _ . : -"
+            )
+        event = app.current_event
+        body = event.body or ""
+        try:
+            canonical = json.dumps(json.loads(body), sort_keys=True) if body.strip() else ""
+        except ValueError:
+            canonical = body
+        request = {  # the key is the caller's; reusing it on another route is another body
+            "key": f"{who.player}|{key}",
+            "payload": hashlib.sha256(
+                f"{event.http_method} {event.path} {canonical}".encode()
+            ).hexdigest(),
+        }
+        config, run_once = _idempotency()
+        config.register_lambda_context(app.lambda_context)
+        token = _pending.set(lambda: command(who))
+        try:
+            stored = run_once(request=request)
+        except IdempotencyValidationError:
+            raise ApiError(
+                "idempotency_key_reused", "This Idempotency-Key was used with another request."
+            ) from None
+        except IdempotencyAlreadyInProgressError:
+            raise ApiError(
+                "conflict",
+                "A request with this Idempotency-Key is in progress.",
+                headers={"Retry-After": "1"},
+            ) from None
+        finally:
+            _pending.reset(token)
+        outcome = Outcome(stored["status"], stored["body"], stored["headers"])
+    metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
+    return respond(outcome)
+
+
+def game_command(app: APIGatewayHttpResolver, action: str, metric: str) -> None:
+    """Register ``POST /games/{id}/<action>`` (join, leave, play, draw, pass) on ``app``."""
+
+    @app.post(f"/games/<game_id>/{action}")
+    def command(game_id: str) -> Response[Any]:
+        body, if_match = app.current_event.body, header(app, "If-Match")
+        return mutate(
+            app, lambda who: service().command(action, who, game_id, body, if_match), metric
+        )
+
+
+def lambda_handler(app: APIGatewayHttpResolver) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The Lambda entry point of a function: logging context, tracing, metrics, then routing."""
+
+    @logger.inject_lambda_context(clear_state=True)
+    @tracer.capture_lambda_handler(capture_response=False)
+    @metrics.log_metrics
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return app.resolve(event, context)
+
+    return handler

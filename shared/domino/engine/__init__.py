@@ -1,0 +1,41 @@
+"""The pure dominoes rules engine: tiles, ruleset and presets, match state, scoring, encoding, bots.
+
+No I/O, no clock, no logging: callers pass times in and persist ``encode(match)``.
+See docs/engine.md and RULES.md (the spec this implements).
+"""
+
+from .bots import LEVELS, choose_move
+from .encoding import decode, encode
+from .errors import EngineError, IllegalMove, InvalidInput
+from .match import ARM_NAMES, ApplyResult, Match, redact_move, validate_move
+from .moves import DRAW, PASS, Draw, Move, Pass, Play
+from .rules import PRESETS, Preset, Ruleset, resolve_rules
+from .tiles import Tile, full_set, parse_tile
+
+__all__ = [
+    "ARM_NAMES",
+    "DRAW",
+    "LEVELS",
+    "PASS",
+    "PRESETS",
+    "ApplyResult",
+    "Draw",
+    "EngineError",
+    "IllegalMove",
+    "InvalidInput",
+    "Match",
+    "Move",
+    "Pass",
+    "Play",
+    "Preset",
+    "Ruleset",
+    "Tile",
+    "choose_move",
+    "decode",
+    "encode",
+    "full_set",
+    "parse_tile",
+    "redact_move",
+    "resolve_rules",
+    "validate_move",
+]

@@ -1,0 +1,153 @@
+"""Computer players. ``choose_move(match, seat, level, seed)`` returns the move for ``seat``.
+
+A bot sees what its seat sees and nothing more: it reads ``match.view(seat)`` (its own hand, the
+board, the counts of other hands and of the boneyard) and ``match.moves(seat)`` (the log, with other
+seats' drawn tiles redacted). It never reads another hand or the boneyard order. Given the same
+state and ``seed`` the choice is always the same (without a seed one is derived from the state).
+
+Levels:
+- ``random``: any legal play, else draw, else pass.
+- ``greedy``: the heaviest playable tile (pip sum, then the higher half), else draw, else pass.
+- ``strategist``: the seeds' advice (S0): keep a suit you hold 4+ of open at both ends, make
+  opponents draw (play numbers they are known to lack: a seat that passed or drew on an open end
+  holds none of its numbers), avoid feeding numbers only your partner lacks, shed heavy tiles when
+  the hand may close or is late, play doubles early, and keep a follow-up play for yourself.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .errors import IllegalMove, InvalidInput
+from .match import ARM_INDEX, Match
+from .moves import DRAW, PASS, Move, Play
+from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, parse_tile, set_size
+
+LEVELS = ("random", "greedy", "strategist")
+
+
+def choose_move(match: Match, seat: int, level: str, seed: int | None = None) -> Move:
+    """The move ``seat`` makes now at ``level`` (``random``, ``greedy``, ``strategist``)."""
+    if level not in LEVELS:
+        raise InvalidInput(f"bot_level must be one of: {', '.join(LEVELS)}")
+    if match.status != "playing":
+        raise IllegalMove("game_not_in_progress", "The game is not in progress.")
+    if match.turn != seat:
+        raise IllegalMove("not_your_turn", f"It is seat {match.turn}'s turn.")
+    view = match.view(seat)
+    you = view["you"]
+    top = match.rules.set
+    legal = [Play(parse_tile(p["tile"], top), p["end"]) for p in you["legal"]]
+    if not legal:
+        return DRAW if you["can_draw"] else PASS
+    rng = random.Random(
+        seed if seed is not None else f"bot:{view['hand_number']}:{match.next_n}:{seat}"
+    )
+    if level == "random" or len(legal) == 1:
+        return legal[rng.randrange(len(legal))]
+    if level == "greedy":
+        best = max(HEAVY_KEY[p.tile.id] for p in legal)
+        return next(p for p in legal if HEAVY_KEY[p.tile.id] == best)
+    return _strategist(match, seat, view, legal, rng)
+
+
+def _voids(match: Match, seat: int, view: dict[str, Any]) -> dict[int, set[int]]:
+    """Numbers each other seat is known not to hold, from this hand's public log."""
+    scratch = Match._blank(match.rules)
+    arms = ARM_INDEX[match.rules.layout]
+    top = match.rules.set
+    voids: dict[int, set[int]] = {s: set() for s in range(match.players) if s != seat}
+    for rec in match.moves(seat):
+        if rec["hand_number"] != view["hand_number"]:
+            continue
+        action = rec.get("move", rec["action"])
+        who = rec["seat"]
+        if action == "play":
+            tid = parse_tile(rec["tile"], top).id
+            arm = -1 if rec["end"] is None else arms[rec["end"]]
+            scratch._place(tid, who, arm)
+        elif action in ("draw", "pass") and who is not None and who != seat and scratch.board:
+            open_numbers = {scratch.ends[a] for a in scratch.open_arms}
+            if action == "draw":
+                voids[who] = open_numbers
+            else:
+                voids[who] |= open_numbers
+    return voids
+
+
+def _strategist(
+    match: Match, seat: int, view: dict[str, Any], legal: list[Play], rng: random.Random
+) -> Move:
+    rules = match.rules
+    top = rules.set
+    n = match.players
+    mine = [parse_tile(t, top).id for t in view["you"]["hand"]]
+    on_board = {parse_tile(t["tile"], top).id for t in view["board"]["tiles"]}
+    unknown = [t for t in range(set_size(top)) if t not in on_board and t not in mine]
+    count = [0] * (top + 1)
+    for t in mine:
+        count[LOW[t]] += 1
+        if HIGH[t] != LOW[t]:
+            count[HIGH[t]] += 1
+    unseen = [0] * (top + 1)
+    for t in unknown:
+        unseen[LOW[t]] += 1
+        if HIGH[t] != LOW[t]:
+            unseen[HIGH[t]] += 1
+    voids = _voids(match, seat, view)
+    step = 1 if rules.direction == "clockwise" else n - 1
+    nxt = (seat + step) % n
+    partner = (seat + 2) % 4 if rules.teams == "pairs" else None
+    others = [s["tiles"] for s in view["seat_stats"] if s["seat"] != seat]
+    late = len(mine) <= 3 or min(others) <= 2 or (view["drawable"] == 0 and len(mine) <= 5)
+    heavy_weight = 1.5 if late else 0.3
+    board_ends = {e["end"]: e["pips"] for e in view["board"]["ends"]}
+
+    best: list[Play] = []
+    best_score = -1e9
+    for play in legal:
+        t = play.tile.id
+        after = list(count)
+        after[LOW[t]] -= 1
+        if HIGH[t] != LOW[t]:
+            after[HIGH[t]] -= 1
+        if play.end is None:
+            exposed = [LOW[t], HIGH[t]]
+            ends_after = list(exposed)
+        else:
+            p = board_ends[play.end]
+            new = HIGH[t] if LOW[t] == p else LOW[t]
+            exposed = [new]
+            ends_after = [v for k, v in board_ends.items() if k != play.end] + [new]
+        score = heavy_weight * PIPS[t]
+        if LOW[t] == HIGH[t]:
+            score += 2.0
+        for x in exposed:
+            if after[x] >= 1:
+                score += 1.5 * min(after[x], 3)
+            if count[x] >= 4:
+                score += 3.0
+            if x in voids.get(nxt, ()) and nxt != partner:
+                score += 4.0
+            for s, numbers in voids.items():
+                if s in (nxt, partner):
+                    continue
+                if x in numbers:
+                    score += 1.5
+            if partner is not None and x in voids.get(partner, ()):
+                score -= 2.5
+            if unseen[x] == 0 and after[x] >= 1:
+                score += 2.0
+        if ends_after and len(set(ends_after)) == 1 and count[ends_after[0]] >= 4:
+            score += 4.0
+        if not any(after[x] for x in set(ends_after)) and len(mine) > 1:
+            score -= 3.0
+        if score > best_score + 1e-9:
+            best, best_score = [play], score
+        elif abs(score - best_score) <= 1e-9:
+            best.append(play)
+    return best[rng.randrange(len(best))]
+
+
+__all__ = ["LEVELS", "choose_move"]

@@ -1,0 +1,302 @@
+"""Compact binary form of a ``Match``: ``encode(match) -> bytes``, ``decode(data) -> Match``.
+
+A version byte, then one little-endian bit stream. Fixed-width fields use the fewest bits the
+game allows (a tile id of double-6 takes 5 bits, a seat of 4 players 3 bits, a hand is a bitmask of
+the set); numbers are bit-level varints (6 value bits + 1 continuation bit per group, signed ones
+zig-zag coded). The board is not stored: it is rebuilt from the current hand's plays in the log.
+Times in the log are varint deltas from the previous move (the first from ``start_at``).
+
+Layout (version 1): rules · seed · status, hand number, reshuffles, opener, turn, forced lead,
+passes · hands · boneyard · scores · chips/pot · forfeits · last hand · log (start time, first n,
+previous hand's moves, current hand's moves).
+"""
+
+from __future__ import annotations
+
+from .errors import InvalidInput
+from .match import ARM_NAMES, N_CODES, PLAY, T_PLAY, TF_PLAY, ApplyResult, Match
+from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
+from .tiles import SETS, set_size
+
+VERSION = 1
+_CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES)
+_PLAY_CODES = (PLAY, T_PLAY, TF_PLAY)
+_DRAW_CODES = (PLAY + 1, T_PLAY + 1, TF_PLAY + 1)
+_SEATED = {c for c in range(N_CODES)} - {4}
+
+
+class _Writer:
+    __slots__ = ("acc", "pos")
+
+    def __init__(self) -> None:
+        self.acc = 0
+        self.pos = 0
+
+    def put(self, value: int, width: int) -> None:
+        if width:
+            self.acc |= value << self.pos
+            self.pos += width
+
+    def uvar(self, value: int) -> None:
+        while True:
+            chunk = value & 63
+            value >>= 6
+            if value:
+                self.put(chunk | 64, 7)
+            else:
+                self.put(chunk, 7)
+                return
+
+    def svar(self, value: int) -> None:
+        self.uvar(value * 2 if value >= 0 else -value * 2 - 1)
+
+    def opt(self, value: int | None) -> None:
+        self.uvar(0 if value is None else value + 1)
+
+    def data(self) -> bytes:
+        return bytes([VERSION]) + self.acc.to_bytes((self.pos + 7) // 8, "little")
+
+
+class _Reader:
+    __slots__ = ("acc", "end", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.acc = int.from_bytes(data, "little")
+        self.pos = 0
+        self.end = len(data) * 8
+
+    def get(self, width: int) -> int:
+        if self.pos + width > self.end:
+            raise InvalidInput("truncated game state")
+        v = (self.acc >> self.pos) & ((1 << width) - 1)
+        self.pos += width
+        return v
+
+    def uvar(self) -> int:
+        value = 0
+        shift = 0
+        while True:
+            chunk = self.get(7)
+            value |= (chunk & 63) << shift
+            shift += 6
+            if not chunk & 64:
+                return value
+            if shift > 700:
+                raise InvalidInput("corrupt game state")
+
+    def svar(self) -> int:
+        v = self.uvar()
+        return v >> 1 if not v & 1 else -(v >> 1) - 1
+
+    def opt(self) -> int | None:
+        v = self.uvar()
+        return None if v == 0 else v - 1
+
+
+def _widths(rules: Ruleset) -> tuple[int, int, int, int]:
+    """Bits for a tile id, a seat (value ``players`` = none), an arm (+1) and a pass count."""
+    n = rules.players
+    return (
+        (set_size(rules.set) - 1).bit_length(),
+        n.bit_length(),
+        len(ARM_NAMES[rules.layout]).bit_length(),
+        n.bit_length(),
+    )
+
+
+def _put_rules(w: _Writer, r: Ruleset) -> None:
+    w.put(SETS.index(r.set), 2)
+    w.uvar(r.players)
+    w.uvar(r.hand_size)
+    w.uvar(r.reserve)
+    for name in _CHOICE_FIELDS:
+        w.put(CHOICES[name].index(getattr(r, name)), 3)
+    w.opt(r.target)
+    w.opt(r.rounds)
+    w.put(0 if r.unit == 1 else 1, 1)
+    w.opt(r.stake)
+
+
+def _get_rules(rd: _Reader) -> Ruleset:
+    values: dict = {
+        "set": SETS[rd.get(2)],
+        "players": rd.uvar(),
+        "hand_size": rd.uvar(),
+        "reserve": rd.uvar(),
+    }
+    for name in _CHOICE_FIELDS:
+        idx = rd.get(3)
+        if idx >= len(CHOICES[name]):
+            raise InvalidInput("corrupt game state")
+        values[name] = CHOICES[name][idx]
+    values["target"] = rd.opt()
+    values["rounds"] = rd.opt()
+    values["unit"] = 10 if rd.get(1) else 1
+    values["stake"] = rd.opt()
+    rules = Ruleset(**values)
+    check_rules(rules)
+    return rules
+
+
+def encode(m: Match) -> bytes:
+    """The match as compact bytes (see the module doc)."""
+    r = m.rules
+    n = m.players
+    tw, sw, aw, pw = _widths(r)
+    total = set_size(r.set)
+    w = _Writer()
+    _put_rules(w, r)
+    if m.seed is None:
+        w.put(0, 1)
+    else:
+        w.put(1, 1)
+        w.svar(m.seed)
+    finished = m.status != "playing"
+    w.put(1 if finished else 0, 1)
+    w.uvar(m.hand_number)
+    w.uvar(m.reshuffles)
+    w.put(m.opener, sw)
+    if not finished:
+        w.put(m.turn if m.turn is not None else n, sw)
+    w.put(m.forced + 1, tw + 1)
+    w.put(m.passes, pw)
+    for h in m.hands:
+        w.put(h, total)
+    w.put(len(m.boneyard), tw + 1)
+    for t in m.boneyard:
+        w.put(t, tw)
+    for s in m.scores:
+        w.svar(s)
+    if m.chips is not None:
+        for c in m.chips:
+            w.svar(c)
+        w.uvar(m.pot)
+    w.put(sum(1 << s for s in m.forfeits), n)
+    # the order of forfeits is kept: it is rarely more than one seat
+    for s in m.forfeits:
+        w.put(s, sw)
+    if m.last is None:
+        w.put(0, 1)
+    else:
+        w.put(1, 1)
+        number, reason, winners, points, hands, win_seat = m.last
+        w.uvar(m.hand_number - number)
+        w.put(reason, 1)
+        w.put(sum(1 << s for s in winners), n)
+        w.put(win_seat + 1, sw)
+        for p in points:
+            w.svar(p)
+        for h in hands:
+            w.put(h, total)
+        if finished:
+            w.put(sum(1 << s for s in m.match_winners_), n)
+            w.put(1 if m.is_draw else 0, 1)
+    w.svar(m.start_at)
+    w.uvar(m.first_held_n)
+    prev_at = m.start_at
+    for log in (m.prev_log, m.log):
+        w.uvar(len(log))
+        for code, seat, tid, arm, at in log:
+            w.put(code, 4)
+            if code in _SEATED:
+                w.put(seat, sw)
+            if code in _PLAY_CODES:
+                w.put(tid, tw)
+                w.put(arm + 1, aw)
+            elif code in _DRAW_CODES:
+                w.put(tid, tw)
+            w.svar(at - prev_at)
+            prev_at = at
+    return w.data()
+
+
+def decode(data: bytes) -> Match:
+    """The match ``encode`` produced (``InvalidInput`` for bytes it could not have produced)."""
+    if not isinstance(data, bytes | bytearray) or not data:
+        raise InvalidInput("empty game state")
+    if data[0] != VERSION:
+        raise InvalidInput(f"unknown game state version {data[0]}")
+    try:
+        return _decode(bytes(data[1:]))
+    except (IndexError, KeyError, ValueError, TypeError) as exc:
+        raise InvalidInput("corrupt game state") from exc
+
+
+def _decode(body: bytes) -> Match:
+    rd = _Reader(body)
+    r = _get_rules(rd)
+    n = r.players
+    tw, sw, aw, pw = _widths(r)
+    total = set_size(r.set)
+    m = Match._blank(r)
+    m.seed = rd.svar() if rd.get(1) else None
+    finished = bool(rd.get(1))
+    m.status = "finished" if finished else "playing"
+    m.hand_number = rd.uvar()
+    m._plain = ApplyResult(None, False, False, m.hand_number)
+    m.reshuffles = rd.uvar()
+    m.opener = rd.get(sw)
+    if finished:
+        m.turn = None
+    else:
+        turn = rd.get(sw)
+        m.turn = None if turn >= n else turn
+    m.forced = rd.get(tw + 1) - 1
+    m.passes = rd.get(pw)
+    m.hands = [rd.get(total) for _ in range(n)]
+    m.boneyard = [rd.get(tw) for _ in range(rd.get(tw + 1))]
+    m.scores = [rd.svar() for _ in range(n)]
+    if r.stake is not None:
+        m.chips = [rd.svar() for _ in range(n)]
+        m.pot = rd.uvar()
+    count = rd.get(n).bit_count()
+    m.forfeits = [rd.get(sw) for _ in range(count)]
+    if rd.get(1):
+        number = m.hand_number - rd.uvar()
+        reason = rd.get(1)
+        wmask = rd.get(n)
+        win_seat = rd.get(sw) - 1
+        points = tuple(rd.svar() for _ in range(n))
+        hands = tuple(rd.get(total) for _ in range(n))
+        m.last = (
+            number,
+            reason,
+            tuple(s for s in range(n) if wmask >> s & 1),
+            points,
+            hands,
+            win_seat,
+        )
+        if finished:
+            mw = rd.get(n)
+            m.match_winners_ = tuple(s for s in range(n) if mw >> s & 1)
+            m.is_draw = bool(rd.get(1))
+    m.start_at = rd.svar()
+    m.first_held_n = rd.uvar()
+    prev_at = m.start_at
+    logs: list[list[tuple[int, int, int, int, int]]] = []
+    for _ in range(2):
+        log = []
+        for _ in range(rd.uvar()):
+            code = rd.get(4)
+            if code >= N_CODES:
+                raise InvalidInput("corrupt game state")
+            seat = rd.get(sw) if code in _SEATED else -1
+            tid = arm = -1
+            if code in _PLAY_CODES:
+                tid = rd.get(tw)
+                arm = rd.get(aw) - 1
+            elif code in _DRAW_CODES:
+                tid = rd.get(tw)
+            prev_at += rd.svar()
+            log.append((code, seat, tid, arm, prev_at))
+        logs.append(log)
+    m.prev_log, m.log = logs
+    if rd.end - rd.pos >= 8:
+        raise InvalidInput("trailing bytes in game state")
+    for code, seat, tid, arm, _at in m.log:
+        if code in _PLAY_CODES:
+            m._place(tid, seat, arm)
+    return m
+
+
+__all__ = ["VERSION", "decode", "encode"]

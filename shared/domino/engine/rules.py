@@ -1,0 +1,433 @@
+"""The configurable ruleset, the ten presets taken from the seed texts, and their validation.
+
+Every field of RULES.md's ruleset table is a field of ``Ruleset`` with the same name and values.
+A preset fixes all of them; ``hand_size`` and ``reserve`` depend on the player count (objects keyed
+by the count as a string in ``GET /rules``); a game resolves them to plain ints for its count with
+``resolve_rules(preset_id, players, overrides)``.
+
+Seat order: seats are numbered 0..n-1 around the table; ``clockwise`` plays 0, 1, 2, ... after the
+opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seats 0+2 face 1+3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import InvalidInput
+from .tiles import SETS, set_size
+
+DRAW = ("until_playable", "one_then_pass", "none")
+DIRECTION = ("clockwise", "counterclockwise")
+OPENING = ("highest_double", "double_six", "lot", "required_double")
+NO_DOUBLE = ("heaviest", "reshuffle")
+NEXT_ROUND = ("previous_winner", "same_as_first")
+LAYOUT = ("line", "cross", "star")
+TEAMS = (None, "pairs")
+OUT_SCORING = ("opponents", "all_others", "penalty", "win")
+BLOCK_SCORING = ("difference", "opponents", "all_hands", "penalty", "win")
+BLOCK_WINNER = ("lowest_player", "lowest_team")
+TIE = ("play_order", "none")
+MATCH = ("single", "target", "rounds")
+UNIT = (1, 10)
+
+#: choice fields and their allowed values (also the encoding's value tables)
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "draw": DRAW,
+    "direction": DIRECTION,
+    "opening": OPENING,
+    "no_double": NO_DOUBLE,
+    "next_round": NEXT_ROUND,
+    "layout": LAYOUT,
+    "teams": TEAMS,
+    "out_scoring": OUT_SCORING,
+    "block_scoring": BLOCK_SCORING,
+    "block_winner": BLOCK_WINNER,
+    "tie": TIE,
+    "match": MATCH,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The resolved rules of one game (``hand_size``/``reserve`` for its ``players``)."""
+
+    set: int
+    players: int
+    hand_size: int
+    reserve: int
+    draw: str
+    direction: str
+    opening: str
+    no_double: str
+    next_round: str
+    layout: str
+    teams: str | None
+    out_scoring: str
+    block_scoring: str
+    block_winner: str
+    tie: str
+    match: str
+    target: int | None
+    rounds: int | None
+    unit: int
+    stake: int | None
+
+    @property
+    def tile_count(self) -> int:
+        return set_size(self.set)
+
+    @property
+    def pairs(self) -> bool:
+        return self.teams == "pairs"
+
+    @property
+    def penalty(self) -> bool:
+        return self.out_scoring == "penalty"
+
+    def to_json(self) -> dict[str, Any]:
+        """The game view's ``rules`` object (plain numbers)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named game from a seed text: the ruleset before the player count is known."""
+
+    id: str
+    name: str
+    source: str
+    min_players: int
+    max_players: int
+    rules: dict[str, Any]  # hand_size / reserve: dict[int, int]
+    modes: dict[str, dict[str, Any]] | None = None
+    description: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        """The ``GET /rules`` entry: count-dependent fields keyed by the count as a string."""
+        rules: dict[str, Any] = {}
+        for name in FIELD_NAMES:
+            if name == "players":
+                continue
+            value = self.rules[name]
+            if isinstance(value, dict):
+                value = {str(k): v for k, v in sorted(value.items())}
+            rules[name] = value
+        out: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "source": self.source,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "rules": rules,
+        }
+        if self.modes:
+            out["modes"] = {k: dict(v) for k, v in self.modes.items()}
+        return out
+
+
+def _per_count(lo: int, hi: int, value: int) -> dict[int, int]:
+    return {n: value for n in range(lo, hi + 1)}
+
+
+_BASE: dict[str, Any] = {
+    "set": 6,
+    "draw": "until_playable",
+    "direction": "clockwise",
+    "opening": "highest_double",
+    "no_double": "heaviest",
+    "next_round": "previous_winner",
+    "layout": "line",
+    "teams": None,
+    "out_scoring": "opponents",
+    "block_scoring": "difference",
+    "block_winner": "lowest_player",
+    "tie": "play_order",
+    "match": "target",
+    "target": 100,
+    "rounds": None,
+    "unit": 1,
+    "stake": None,
+}
+
+_CLASICO = dict(_BASE, hand_size={3: 6, 4: 6, 5: 5}, reserve=_per_count(3, 5, 1))
+_DOS = dict(
+    _BASE,
+    hand_size={2: 7},
+    reserve={2: 0},
+    block_scoring="all_hands",
+    target=300,
+)
+
+
+def _preset(
+    pid: str,
+    name: str,
+    source: str,
+    lo: int,
+    hi: int,
+    rules: dict[str, Any],
+    modes: dict[str, dict[str, Any]] | None = None,
+    description: str = "",
+) -> Preset:
+    return Preset(pid, name, source, lo, hi, rules, modes, description)
+
+
+#: the ten presets, in RULES.md order
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        _preset(
+            "clasico",
+            "Dominó clásico",
+            "S0",
+            3,
+            5,
+            _CLASICO,
+            description="General rules: draw until you can play, one tile stays face-down.",
+        ),
+        _preset(
+            "dos-jugadores",
+            "Dominó para dos jugadores",
+            "S3",
+            2,
+            2,
+            _DOS,
+            modes={"decenas": {"unit": 10, "target": 30}},
+            description="Two players; a closed hand scores every pip left to the lowest hand.",
+        ),
+        _preset(
+            "ida-y-vuelta",
+            "Partida de ida y vuelta",
+            "S0",
+            2,
+            2,
+            dict(_DOS, match="rounds", target=None, rounds=2),
+            description="Two hands; the higher total wins, equal totals are a draw.",
+        ),
+        _preset(
+            "parejas-111",
+            "El 111",
+            "S0",
+            4,
+            4,
+            dict(
+                _BASE,
+                hand_size={4: 7},
+                reserve={4: 0},
+                draw="none",
+                teams="pairs",
+                out_scoring="all_others",
+                block_scoring="all_hands",
+                target=111,
+            ),
+            description="Pairs 0+2 vs 1+3, no boneyard, first pair to 111.",
+        ),
+        _preset(
+            "infantil",
+            "Dominó infantil",
+            "S0",
+            2,
+            5,
+            dict(
+                _BASE,
+                hand_size={n: 26 // n for n in range(2, 6)},
+                reserve={n: 28 - n * (26 // n) for n in range(2, 6)},
+                draw="none",
+                out_scoring="win",
+                block_scoring="win",
+                match="single",
+                target=None,
+            ),
+            description="All tiles but two dealt, nothing to draw, one hand.",
+        ),
+        _preset(
+            "multicolor-plus",
+            "Dominó Multicolor Plus",
+            "S2",
+            2,
+            4,
+            dict(
+                _BASE,
+                hand_size={2: 7, 3: 5, 4: 5},
+                reserve=_per_count(2, 4, 0),
+                draw="one_then_pass",
+                block_scoring="opponents",
+                block_winner="lowest_team",
+            ),
+            description="Draw one tile and lose the turn; pairs optional with four.",
+        ),
+        _preset(
+            "buho21",
+            "Dominó Buho21",
+            "S4",
+            2,
+            4,
+            dict(
+                _BASE,
+                hand_size=_per_count(2, 4, 7),
+                reserve=_per_count(2, 4, 0),
+                direction="counterclockwise",
+                out_scoring="penalty",
+                block_scoring="penalty",
+            ),
+            modes={
+                "express": {"match": "single", "target": None},
+                "rapido": {"match": "target", "target": 50},
+                "normal": {"match": "target", "target": 100},
+                "doble": {"match": "target", "target": 200},
+                "triple": {"match": "target", "target": 300},
+            },
+            description="Penalty scoring: your own pips count against you; lowest total wins.",
+        ),
+        _preset(
+            "pool",
+            "Dominó pool",
+            "S0",
+            3,
+            5,
+            dict(_CLASICO, stake=1, tie="none"),
+            description="As clásico; every hand each player stakes a chip into the pot.",
+        ),
+        _preset(
+            "cruzado",
+            "Dominó cruzado",
+            "S0",
+            3,
+            5,
+            dict(_CLASICO, layout="cross", no_double="reshuffle", next_round="same_as_first"),
+            description="The opening double opens 4 sides, all covered before an arm grows.",
+        ),
+        _preset(
+            "chipre",
+            "Chipre",
+            "S0",
+            4,
+            10,
+            dict(
+                _BASE,
+                set=9,
+                hand_size={4: 13, 5: 11, 6: 9, 7: 7, 8: 6, 9: 6, 10: 5},
+                reserve=_per_count(4, 10, 0),
+                opening="required_double",
+                no_double="reshuffle",
+                next_round="same_as_first",
+                layout="star",
+            ),
+            description="Double-nine, 9-9 opens an eight-armed star.",
+        ),
+    )
+}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_field(name: str, value: Any, players: int) -> Any:
+    """Validate one field's value; count-dependent fields come back as the int for ``players``."""
+    if name in CHOICES:
+        if value not in CHOICES[name] or (value is not None and not isinstance(value, str)):
+            allowed = ", ".join("null" if c is None else c for c in CHOICES[name])
+            raise InvalidInput(f"rules.{name} must be one of: {allowed}")
+        return value
+    if name == "set":
+        if not _is_int(value) or value not in SETS:
+            raise InvalidInput("rules.set must be 6, 9, 12 or 15")
+        return value
+    if name in ("hand_size", "reserve"):
+        if isinstance(value, dict):
+            key = str(players)
+            picked = None
+            for k, v in value.items():
+                if str(k) == key:
+                    picked = v
+            if picked is None:
+                raise InvalidInput(f"rules.{name} gives no value for {players} players")
+            value = picked
+        lowest = 1 if name == "hand_size" else 0
+        if not _is_int(value) or not lowest <= value <= 136:
+            raise InvalidInput(f"rules.{name} must be a whole number from {lowest} to 136")
+        return value
+    if name == "unit":
+        if not _is_int(value) or value not in UNIT:
+            raise InvalidInput("rules.unit must be 1 or 10")
+        return value
+    if name in ("target", "rounds", "stake"):
+        if value is None:
+            return None
+        if not _is_int(value) or not 1 <= value <= 1_000_000:
+            raise InvalidInput(f"rules.{name} must be null or a whole number from 1 to 1000000")
+        return value
+    raise InvalidInput(f"unknown rules field {name!r}")
+
+
+def resolve_rules(preset_id: str, players: int, overrides: dict[str, Any] | None = None) -> Ruleset:
+    """The ruleset of a game of ``preset_id`` with ``players`` seats and field ``overrides``.
+
+    Raises ``InvalidInput`` for an unknown preset, a player count out of the preset's range, an
+    unknown field, a bad value or an impossible combination.
+    """
+    preset = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
+    if preset is None:
+        raise InvalidInput(f"unknown preset {preset_id!r}; see GET /rules")
+    if not _is_int(players) or not preset.min_players <= players <= preset.max_players:
+        raise InvalidInput(
+            f"{preset.id} is played by {preset.min_players} to {preset.max_players} players"
+        )
+    values: dict[str, Any] = dict(preset.rules)
+    if overrides is not None:
+        if not isinstance(overrides, dict):
+            raise InvalidInput("rules must be an object of field overrides")
+        for name, value in overrides.items():
+            if name == "players":
+                if value != players:
+                    raise InvalidInput("rules.players must equal the game's player count")
+                continue
+            if name not in values:
+                raise InvalidInput(f"unknown rules field {name!r}")
+            values[name] = value
+    resolved = {name: _check_field(name, values[name], players) for name in values}
+    rules = Ruleset(players=players, **resolved)
+    check_rules(rules)
+    return rules
+
+
+def check_rules(r: Ruleset) -> None:
+    """Refuse combinations no game can be played with (``InvalidInput``)."""
+    n = r.players
+    if not _is_int(n) or not 2 <= n <= 15:
+        raise InvalidInput("a game has 2 to 15 players")
+    total = set_size(r.set)
+    if r.hand_size * n > total:
+        raise InvalidInput(
+            f"{n} hands of {r.hand_size} need {r.hand_size * n} tiles; double-{r.set} has {total}"
+        )
+    if r.reserve > total - r.hand_size * n:
+        raise InvalidInput(
+            f"the reserve ({r.reserve}) is larger than the {total - r.hand_size * n} tiles left"
+        )
+    if r.teams == "pairs" and n != 4:
+        raise InvalidInput("pairs are played by exactly 4 players")
+    if r.layout in ("cross", "star"):
+        if r.opening == "lot":
+            raise InvalidInput(f"a {r.layout} opens with a double: opening 'lot' is not possible")
+        if r.next_round == "previous_winner":
+            raise InvalidInput(
+                f"a {r.layout} opens with a double: next_round 'previous_winner' is not possible"
+            )
+        if r.no_double != "reshuffle":
+            raise InvalidInput(f"a {r.layout} opens with a double: no_double must be 'reshuffle'")
+    if (r.out_scoring == "penalty") != (r.block_scoring == "penalty"):
+        raise InvalidInput("penalty scoring applies to both out_scoring and block_scoring")
+    if r.match == "target" and r.target is None:
+        raise InvalidInput("match 'target' needs a target")
+    if r.match == "rounds" and r.rounds is None:
+        raise InvalidInput("match 'rounds' needs a number of rounds")
+    if r.teams is None and r.block_winner not in BLOCK_WINNER:
+        raise InvalidInput("bad block_winner")
+
+
+__all__ = ["FIELD_NAMES", "PRESETS", "Preset", "Ruleset", "check_rules", "resolve_rules"]

@@ -1,0 +1,175 @@
+"""Scoring a finished hand and deciding a match, as pure functions of the revealed hands.
+
+p(x) = pips left in x's hand. A *side* is a seat, or a pair (seats 0+2, 1+3) with ``teams: pairs``.
+
+Who wins the hand:
+- dominó (``reason == "domino"``): the seat that played its last tile (and its partner);
+- closed (``"closed"``): ``lowest_player``: the lowest single hand (its pair with teams);
+  ``lowest_team``: the pair with the lowest sum (no teams: the lowest player). Equal lowest values
+  on different sides: ``tie: play_order`` takes the first of them in play order from the opener,
+  ``tie: none`` gives no winner (nobody scores; a pool pot is split among the tied lowest seats).
+
+What the winning side scores (``out_scoring`` after a dominó, ``block_scoring`` when closed):
+- ``opponents``: Σ p(opponent); ``all_others``: Σ p(every other seat, partner included);
+- ``difference``: Σ over opponents of p(opponent) - p(winning seat) (S0: 15/19/22 → 11);
+- ``all_hands``: every pip left, own included (S3: 10 vs 25 → 35); ``win``: 1;
+- ``penalty``: every seat off the winning side adds its own pips, the winning side adds 0.
+``unit: 10`` rounds every seat's points of the hand half up to tens (``win`` stays 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .rules import Ruleset
+
+
+def side_of(rules: Ruleset, seat: int) -> int:
+    return seat % 2 if rules.teams == "pairs" else seat
+
+
+def side_seats(rules: Ruleset, seat: int) -> tuple[int, ...]:
+    if rules.teams == "pairs":
+        return (seat % 2, seat % 2 + 2)
+    return (seat,)
+
+
+def to_unit(rules: Ruleset, points: int) -> int:
+    """Points in the rules' unit: tens rounded half up."""
+    if rules.unit == 10:
+        return (points + 5) // 10
+    return points
+
+
+class HandOutcome:
+    """``winners`` (seats of the winning side, [] when nobody wins), ``win_seat`` (the seat that
+    went out or the deciding lowest hand, None), ``points`` per seat (score change this hand,
+    both seats of a pair show the pair's points except under penalty), ``pot_takers``."""
+
+    __slots__ = ("points", "pot_takers", "win_seat", "winners")
+
+    def __init__(
+        self, winners: list[int], win_seat: int | None, points: list[int], pot_takers: list[int]
+    ) -> None:
+        self.winners = winners
+        self.win_seat = win_seat
+        self.points = points
+        self.pot_takers = pot_takers
+
+
+def closed_winner(
+    rules: Ruleset, pips: Sequence[int], order: Sequence[int]
+) -> tuple[int | None, list[int]]:
+    """The deciding seat of a closed hand (None: a ``tie: none`` tie), and the tied lowest seats."""
+    pairs = rules.teams == "pairs"
+    value: Sequence[int] = pips
+    if pairs and rules.block_winner == "lowest_team":
+        value = [pips[s % 2] + pips[s % 2 + 2] for s in range(len(pips))]
+    best = min(value)
+    tied = [s for s in order if value[s] == best]
+    first = tied[0]
+    if len(tied) > 1:
+        if rules.tie == "none":
+            sides = {s % 2 for s in tied} if pairs else tied
+            if len(sides) > 1:
+                return None, tied
+        if pairs and rules.block_winner == "lowest_team":
+            side = first % 2
+            members = [s for s in order if s % 2 == side]
+            low = min(pips[s] for s in members)
+            first = next(s for s in members if pips[s] == low)
+    return first, tied
+
+
+def score_hand(
+    rules: Ruleset, pips: Sequence[int], reason: str, out_seat: int | None, order: Sequence[int]
+) -> HandOutcome:
+    """Score one hand. ``order`` is the play order from the hand's opener."""
+    n = len(pips)
+    if reason == "domino":
+        assert out_seat is not None
+        win_seat: int | None = out_seat
+        mode = rules.out_scoring
+        tied = [out_seat]
+    else:
+        win_seat, tied = closed_winner(rules, pips, order)
+        mode = rules.block_scoring
+    points = [0] * n
+    if win_seat is None:
+        return HandOutcome([], None, points, sorted(tied))
+    if rules.teams == "pairs":
+        winners = [win_seat % 2, win_seat % 2 + 2]
+        others = [1 - win_seat % 2, 3 - win_seat % 2]
+    else:
+        winners = [win_seat]
+        others = [s for s in range(n) if s != win_seat]
+    tens = rules.unit == 10
+    if mode == "penalty":
+        for s in others:
+            points[s] = (pips[s] + 5) // 10 if tens else pips[s]
+        return HandOutcome(winners, win_seat, points, winners)
+    if mode == "opponents":
+        value = sum(pips[s] for s in others)
+    elif mode == "all_others":
+        value = sum(pips) - pips[win_seat]
+    elif mode == "difference":
+        value = sum(pips[s] for s in others) - pips[win_seat] * len(others)
+    elif mode == "all_hands":
+        value = sum(pips)
+    else:  # win: one per hand, whatever the unit
+        value = 1
+        tens = False
+    if tens:
+        value = (value + 5) // 10
+    for s in winners:
+        points[s] = value
+    return HandOutcome(winners, win_seat, points, winners)
+
+
+def side_totals(rules: Ruleset, scores: Sequence[int]) -> dict[int, int]:
+    """Each side's match total (a pair's seats carry the same score)."""
+    if rules.teams == "pairs":
+        return {0: scores[0], 1: scores[1]}
+    return dict(enumerate(scores))
+
+
+def match_over(rules: Ruleset, scores: Sequence[int], hands_played: int) -> bool:
+    if rules.match == "single":
+        return True
+    if rules.match == "rounds":
+        return hands_played >= (rules.rounds or 1)
+    return max(scores) >= (rules.target or 0)
+
+
+def match_winners(
+    rules: Ruleset, scores: Sequence[int], hand_winners: Sequence[int], forfeits: Sequence[int]
+) -> tuple[list[int], bool]:
+    """The seats that won the match and whether it is a draw.
+
+    ``single`` (not penalty): the last hand's winners (none: a draw). ``target``: the side(s)
+    that reached the target (penalty: the lowest total; equal lowest share). ``rounds``: the
+    highest total (penalty: lowest); equal totals are a draw. A side with a forfeited seat never
+    wins; then the best other side by total wins.
+    """
+    n = len(scores)
+    pairs = rules.teams == "pairs"
+    if rules.match == "single" and not forfeits and hand_winners and not rules.penalty:
+        return sorted(hand_winners), False
+    barred = {s % 2 for s in forfeits} if pairs else set(forfeits)
+    totals = {side: t for side, t in side_totals(rules, scores).items() if side not in barred}
+    if not totals:
+        return [], False
+    if not rules.penalty:
+        if rules.match == "single":
+            if not hand_winners:
+                return [], True
+            sides = {s % 2 if pairs else s for s in hand_winners} - barred
+            if sides:
+                return sorted(s for s in range(n) if (s % 2 if pairs else s) in sides), False
+        best = max(totals.values())
+    else:
+        best = min(totals.values())
+    top = {side for side, t in totals.items() if t == best}
+    if rules.match == "rounds" and len(top) > 1:
+        return [], True
+    return [s for s in range(n) if (s % 2 if pairs else s) in top], False

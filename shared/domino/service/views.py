@@ -1,0 +1,158 @@
+"""The game view, summaries and move lists of API.md, from a stored game and its engine state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domino.engine import Match, Ruleset, redact_move
+from domino.store.games import GameRecord, iso
+
+
+def _seat_rows(
+    record: GameRecord, stats: list[dict[str, Any]] | None, teams: list[int | None]
+) -> list[dict[str, Any]]:
+    rows = []
+    for index, seat in enumerate(record.seats):
+        stat = stats[index] if stats else {}
+        rows.append(
+            {
+                "seat": index,
+                "player": seat.player,
+                "name": seat.name,
+                "team": stat.get("team", teams[index]),
+                "bot": seat.bot is not None,
+                "tiles": stat.get("tiles", 0),
+                "score": stat.get("score", 0),
+                "chips": stat.get("chips"),
+            }
+        )
+    return rows
+
+
+def game_view(
+    record: GameRecord,
+    rules: Ruleset,
+    match: Match | None,
+    viewer: str | None,
+    drawn: str | None = None,
+) -> dict[str, Any]:
+    """The caller's view (``you`` only for a seated caller); nothing hidden from them is in it."""
+    seat = record.seat_of(viewer) if viewer else None
+    teams: list[int | None] = [
+        (i % 2 if rules.teams == "pairs" else None) for i in range(record.players)
+    ]
+    view: dict[str, Any] = {
+        "id": record.id,
+        "version": record.version,
+        "status": record.status,
+        "preset": record.preset,
+        "private": bool(record.config.get("private")),
+        "rules": rules.to_json(),
+    }
+    if match is None:
+        view.update(
+            {
+                "seats": _seat_rows(record, None, teams),
+                "hand_number": 0,
+                "opener": None,
+                "turn": None,
+                "reshuffles": 0,
+                "pot": 0 if rules.stake is not None else None,
+                "board": {"tiles": [], "ends": []},
+                "boneyard": 0,
+                "drawable": 0,
+            }
+        )
+        if seat is not None:
+            view["you"] = {
+                "seat": seat,
+                "hand": [],
+                "legal": [],
+                "can_draw": False,
+                "can_pass": False,
+                "drawn": None,
+            }
+        view.update({"last_hand": None, "result": _abandoned(record)})
+    else:
+        engine = match.view(seat)
+        stats = engine.pop("seat_stats")
+        view["seats"] = _seat_rows(record, stats, teams)
+        for key in (
+            "hand_number",
+            "opener",
+            "turn",
+            "reshuffles",
+            "pot",
+            "board",
+            "boneyard",
+            "drawable",
+        ):
+            view[key] = engine[key]
+        if seat is not None:
+            view["you"] = engine["you"]
+            view["you"]["drawn"] = drawn
+        view["last_hand"] = engine["last_hand"]
+        view["result"] = engine["result"]
+    view.update(
+        {
+            "turn_timeout_hours": record.config.get("turn_timeout_hours"),
+            "on_timeout": record.config.get("on_timeout"),
+            "deadline": iso(record.deadline) if record.status == "playing" else None,
+            "created_at": iso(record.created_at),
+            "updated_at": iso(record.updated_at),
+        }
+    )
+    return view
+
+
+def _abandoned(record: GameRecord) -> dict[str, Any] | None:
+    if record.status != "finished":
+        return None
+    return {
+        "hand_number": 0,
+        "reason": "abandoned",
+        "winners": [],
+        "points": {},
+        "hands": {},
+        "match_over": True,
+        "match_winners": [],
+    }
+
+
+def summary(record: GameRecord, turn: int | None, viewer: str | None) -> dict[str, Any]:
+    your_turn = (
+        viewer is not None
+        and turn is not None
+        and record.status == "playing"
+        and record.seats[turn].player == viewer
+        and record.seats[turn].bot is None
+    )
+    return {
+        "id": record.id,
+        "preset": record.preset,
+        "status": record.status,
+        "version": record.version,
+        "players": record.players,
+        "turn": turn if record.status == "playing" else None,
+        "your_turn": your_turn,
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "bot": s.bot is not None,
+                "open": s.player is None and s.bot is None,
+            }
+            for i, s in enumerate(record.seats)
+        ],
+        "deadline": iso(record.deadline) if record.status == "playing" else None,
+        "updated_at": iso(record.updated_at),
+    }
+
+
+def move_list(records: list[dict[str, Any]], viewer_seat: int | None) -> list[dict[str, Any]]:
+    out = []
+    for record in records:
+        move = redact_move(record, viewer_seat)
+        move["at"] = iso(move.get("at"))
+        out.append(move)
+    return out

@@ -1,0 +1,1 @@
+"""The only code that talks to DynamoDB: versioned game items, memberships, listings."""

@@ -1,0 +1,223 @@
+"""A short way to call the template's handlers in-process with API Gateway v2 events.
+
+``Api.call("POST", "/games/x/play", {"tile": "3-5"}, player="bob")`` finds the template route,
+builds the event ``domino.local.invoke.http_event`` would, runs the function's handler and
+returns a ``Reply`` (status, headers, parsed JSON body).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from domino.engine import Match, decode
+from domino.engine.tiles import TILES
+from domino.local.invoke import LambdaContext, http_event, load_handler
+from domino.local.template import Template
+from domino.store.games import GameRecord, GameStore
+
+TEMPLATE = Template()
+NO_CLAIMS = object()  # pass as ``player`` for an event without JWT claims
+
+# hand 1 of dos-jugadores: bob holds 6-6 and leads it
+DOS_DEAL: dict[str, list[Any]] = {
+    "hands": [
+        ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-5"],
+        ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
+    ],
+    "boneyard": [
+        "4-6",
+        "5-6",
+        "0-2",
+        "0-3",
+        "0-4",
+        "0-5",
+        "1-2",
+        "1-3",
+        "1-4",
+        "1-5",
+        "2-4",
+        "2-5",
+        "3-5",
+        "4-4",
+    ],
+}
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: Any
+    raw: str
+
+    @property
+    def code(self) -> str | None:
+        """The error code of an error reply."""
+        if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
+            return self.body["error"].get("code")
+        return None
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers.items():
+            if key.lower() == name.lower():
+                return value
+        return None
+
+    def ok(self, status: int = 200) -> Any:
+        assert self.status == status, (self.status, self.body)
+        return self.body
+
+
+class Api:
+    """Every HTTP API route of template.yaml, invoked through its function's handler."""
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        player: Any = "alice",
+        name: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
+        found = TEMPLATE.find_route(method, path.split("?")[0])
+        assert found is not None, f"no route for {method} {path}"
+        route, params = found
+        claims = None
+        if player is not NO_CLAIMS:
+            claims = {"sub": player, "name": name or player.capitalize()}
+        if body is not None and not isinstance(body, str | bytes | dict):
+            body = json.dumps(body)
+        event = http_event(
+            method,
+            path,
+            route_key=route.route_key,
+            path_parameters=params or None,
+            headers=headers,
+            body=body,
+            claims=claims,
+        )
+        handler = load_handler(route.code_uri, route.handler)
+        result = handler(event, LambdaContext(function_name=route.function))
+        raw = result.get("body") or ""
+        parsed = json.loads(raw) if raw else None
+        return Reply(int(result["statusCode"]), dict(result.get("headers") or {}), parsed, raw)
+
+    def invoke(self, function: str, event: dict[str, Any]) -> Reply:
+        """Run ``functions/<function>``'s handler on a hand-made event."""
+        handler = load_handler(TEMPLATE.root / "functions" / function, "app.handler")
+        result = handler(event, LambdaContext(function_name=function))
+        raw = result.get("body") or ""
+        return Reply(
+            int(result["statusCode"]),
+            dict(result.get("headers") or {}),
+            json.loads(raw) if raw else None,
+            raw,
+        )
+
+    # ---------------------------------------------------------------- shorthands
+
+    def create(self, player: str = "alice", **body: Any) -> Reply:
+        return self.call("POST", "/games", body, player=player)
+
+    def get(self, game: str, player: Any = "alice") -> Reply:
+        return self.call("GET", f"/games/{game}", player=player)
+
+    def join(self, game: str, player: str, **body: Any) -> Reply:
+        return self.call("POST", f"/games/{game}/join", body, player=player)
+
+    def play(
+        self,
+        game: str,
+        player: str,
+        tile: str,
+        end: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
+        body: dict[str, Any] = {"tile": tile}
+        if end is not None:
+            body["end"] = end
+        return self.call("POST", f"/games/{game}/play", body, player=player, headers=headers)
+
+    def draw(self, game: str, player: str, headers: dict[str, str] | None = None) -> Reply:
+        return self.call("POST", f"/games/{game}/draw", {}, player=player, headers=headers)
+
+    def pass_(self, game: str, player: str, headers: dict[str, str] | None = None) -> Reply:
+        return self.call("POST", f"/games/{game}/pass", {}, player=player, headers=headers)
+
+    def leave(self, game: str, player: str) -> Reply:
+        return self.call("POST", f"/games/{game}/leave", {}, player=player)
+
+    def moves(self, game: str, player: Any = "alice", after: int = 0) -> Reply:
+        return self.call("GET", f"/games/{game}/moves?after={after}", player=player)
+
+
+# -------------------------------------------------------------------- hidden information
+
+TILE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+TILE_IN_TEXT = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")
+REVEALED = ("last_hand", "result")  # hands shown when a hand ends (API.md)
+
+
+def norm(a: str, b: str) -> str:
+    x, y = sorted((int(a), int(b)))
+    return f"{x}-{y}"
+
+
+def tiles_shown(body: Any, *, skip: tuple[str, ...] = REVEALED) -> set[str]:
+    """Every tile a JSON body shows: strings that are tiles, and tiles named inside messages.
+    The subtrees in ``skip`` (a finished hand's revealed hands) are left out."""
+    found: set[str] = set()
+
+    def walk(node: Any, key: str | None) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k not in skip:
+                    walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str):
+            exact = TILE.match(node)
+            if exact:
+                found.add(norm(*exact.groups()))
+            elif key == "message":
+                found.update(norm(a, b) for a, b in TILE_IN_TEXT.findall(node))
+
+    walk(body, None)
+    return found
+
+
+class Privileged:
+    """What the store holds: the decoded engine state, for computing what a seat may not see."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def record(self, game: str) -> GameRecord:
+        record = self.store.load(game)
+        assert record is not None
+        return record
+
+    def match(self, game: str) -> Match | None:
+        record = self.record(game)
+        return decode(record.state) if record.state else None
+
+    def hidden(self, game: str | Match | None, seat: int | None) -> set[str]:
+        """Tiles ``seat`` (None: a non-player) may not see now: other hands and the boneyard."""
+        match = self.match(game) if isinstance(game, str) else game
+        if match is None:
+            return set()
+        hidden = {str(TILES[t]) for t in match.boneyard}
+        for other in range(match.players):
+            if other != seat:
+                hidden.update(str(t) for t in match.hand_of(other))
+        return hidden
+
+    def assert_hides(self, game: str | Match | None, seat: int | None, body: Any) -> None:
+        leaked = tiles_shown(body) & self.hidden(game, seat)
+        assert not leaked, f"seat {seat} was shown hidden tiles {sorted(leaked)}: {body}"

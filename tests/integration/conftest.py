@@ -1,0 +1,25 @@
+"""Integration fixtures: the handlers of template.yaml on DynamoDB Local (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from domino.api import http, settings
+from domino.store.games import GameStore
+
+from tests.integration.client import Api, Privileged
+
+
+@pytest.fixture(scope="session")
+def api(ddb_endpoint: str) -> Api:
+    # the environment now points at DynamoDB Local: drop anything built before it did
+    settings.settings.cache_clear()
+    http.service.cache_clear()
+    http._idempotency.cache_clear()
+    return Api()
+
+
+@pytest.fixture(scope="session")
+def privileged(api: Api) -> Privileged:
+    return Privileged(GameStore(os.environ["TABLE_NAME"]))

@@ -1,0 +1,347 @@
+"""docs/openapi.yaml is valid OpenAPI 3.1 and in step with the code.
+
+Its routes are the template's (plus the local runtime's dev-only ``POST /dev/token``), its error
+codes are ``STATUS_BY_CODE``, its request schemas name the request models' fields, and the
+views, summaries, moves and presets the code builds validate against its schemas.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from domino.api.errors import STATUS_BY_CODE, ApiError
+from domino.api.models import CreateGame, Deal, JoinGame, PlayTile
+from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
+from domino.local.template import Template
+from domino.service.views import game_view, move_list, summary
+from domino.store.games import GameRecord, Seat
+
+REPO = Path(__file__).resolve().parents[1]
+SPEC_PATH = REPO / "docs" / "openapi.yaml"
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+DEV_ROUTES = {("POST", "/dev/token")}
+AT = 1_767_225_600  # 2026-01-01T00:00:00Z
+
+
+@cache
+def spec() -> dict[str, Any]:
+    with SPEC_PATH.open(encoding="utf-8") as handle:
+        doc = yaml.safe_load(handle)
+    assert isinstance(doc, dict)
+    return doc
+
+
+def operations() -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (method.upper(), path): op
+        for path, item in spec()["paths"].items()
+        for method, op in item.items()
+        if method in METHODS
+    }
+
+
+def resolve(ref: str) -> Any:
+    assert ref.startswith("#/"), f"only local refs are used: {ref}"
+    node: Any = spec()
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        assert isinstance(node, dict) and part in node, f"unresolved $ref {ref}"
+        node = node[part]
+    return node
+
+
+def walk(node: Any) -> list[Any]:
+    """Every dict and list in ``node``, depth first."""
+    found = [node]
+    values = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+    for value in values:
+        found += walk(value)
+    return found
+
+
+# ---------------------------------------------------------------------- the document itself
+
+
+def test_is_openapi_3_1() -> None:
+    doc = spec()
+    assert re.fullmatch(r"3\.1\.\d+", str(doc["openapi"]))
+    assert doc["info"]["title"] and doc["info"]["version"]
+    assert doc["paths"] and doc["components"]["schemas"]
+
+
+def test_every_ref_resolves() -> None:
+    refs = [n["$ref"] for n in walk(spec()) if isinstance(n, dict) and "$ref" in n]
+    assert refs
+    for ref in refs:
+        resolve(ref)
+
+
+def test_every_operation_answers_and_declares_its_path_parameters() -> None:
+    ids = []
+    for (method, path), op in operations().items():
+        responses = op.get("responses")
+        assert responses, f"{method} {path} has no responses"
+        assert any(str(code).startswith("2") for code in responses), f"{method} {path}"
+        ids.append(op["operationId"])
+        params = spec()["paths"][path].get("parameters", []) + op.get("parameters", [])
+        params = [resolve(p["$ref"]) if "$ref" in p else p for p in params]
+        in_path = {p["name"] for p in params if p["in"] == "path"}
+        assert in_path == set(re.findall(r"\{([^}]+)\}", path)), f"{method} {path}"
+    assert len(ids) == len(set(ids)), "operationIds are unique"
+
+
+def test_passes_openapi_spec_validator() -> None:
+    validator = pytest.importorskip("openapi_spec_validator")
+    validator.validate(spec(), cls=validator.OpenAPIV31SpecValidator)
+
+
+# ---------------------------------------------------------------------- in step with the code
+
+
+def test_routes_are_the_templates_plus_the_dev_token_route() -> None:
+    template = {(r.method, r.path) for r in Template().routes}
+    assert set(operations()) == template | DEV_ROUTES
+    assert not template & DEV_ROUTES
+
+
+def test_public_routes_are_the_templates_unauthenticated_ones() -> None:
+    assert spec()["security"] == [{"bearerAuth": []}]
+    assert spec()["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+    public = {key for key, op in operations().items() if op.get("security") == []}
+    template_public = {(r.method, r.path) for r in Template().routes if not r.auth}
+    assert public == template_public | DEV_ROUTES
+
+
+def test_dev_route_is_marked_dev_only() -> None:
+    for key, op in operations().items():
+        assert bool(op.get("x-dev-only")) == (key in DEV_ROUTES), key
+
+
+def test_planned_routes_are_not_paths() -> None:
+    planned = spec()["info"]["x-planned"]
+    assert {p["path"] for p in planned} == {"/me/devices/{device_id}", "/me/notifications"}
+    assert not {p["path"] for p in planned} & set(spec()["paths"])
+
+
+def test_error_codes_are_status_by_code() -> None:
+    code = spec()["components"]["schemas"]["ErrorCode"]
+    assert set(code["enum"]) == set(STATUS_BY_CODE)
+    assert code["x-status-by-code"] == STATUS_BY_CODE
+
+
+def test_error_codes_of_each_response_belong_to_its_status() -> None:
+    for (method, path), op in operations().items():
+        for status, response in op["responses"].items():
+            if "$ref" in response:
+                response = resolve(response["$ref"])
+            for code in response.get("x-error-codes", []):
+                assert STATUS_BY_CODE[code] == int(status), f"{method} {path} {status} {code}"
+
+
+def test_mutating_routes_take_if_match_and_idempotency_key() -> None:
+    for (method, path), op in operations().items():
+        if method != "POST" or (method, path) in DEV_ROUTES:
+            continue
+        names = {resolve(p["$ref"])["name"] if "$ref" in p else p["name"] for p in op["parameters"]}
+        assert "Idempotency-Key" in names, path
+        assert ("If-Match" in names) == path.startswith("/games/{id}/"), path
+
+
+@pytest.mark.parametrize(
+    ("schema", "model"),
+    [("CreateGame", CreateGame), ("Deal", Deal), ("JoinGame", JoinGame), ("PlayTile", PlayTile)],
+)
+def test_request_schemas_name_the_models_fields(schema: str, model: Any) -> None:
+    body = spec()["components"]["schemas"][schema]
+    assert set(body["properties"]) == set(model.model_fields)
+    required = {name for name, f in model.model_fields.items() if f.is_required()}
+    assert set(body.get("required", [])) == required
+    assert body["additionalProperties"] is False  # the models forbid extra fields
+
+
+# ---------------------------------------------------------------------- what the code sends
+
+
+def check(value: Any, schema: dict[str, Any], where: str = "$") -> None:
+    """Validate ``value`` against the subset of JSON Schema the document uses."""
+    if "$ref" in schema:
+        check(value, resolve(schema["$ref"]), where)
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            errors = []
+            for branch in schema[key]:
+                try:
+                    check(value, branch, where)
+                    break
+                except AssertionError as err:
+                    errors.append(str(err))
+            else:
+                raise AssertionError(f"{where}: no branch of {key} fits: {errors}")
+    if "type" in schema:
+        kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        assert any(is_a(value, kind) for kind in kinds), f"{where}: {value!r} is not {kinds}"
+    if "enum" in schema:
+        assert value in schema["enum"], f"{where}: {value!r} not in {schema['enum']}"
+    if "const" in schema:
+        assert value == schema["const"], f"{where}: {value!r} != {schema['const']!r}"
+    if isinstance(value, str) and "pattern" in schema:
+        assert re.search(schema["pattern"], value), f"{where}: {value!r} !~ {schema['pattern']}"
+    if is_a(value, "number"):
+        assert value >= schema.get("minimum", value), f"{where}: {value} below the minimum"
+        assert value <= schema.get("maximum", value), f"{where}: {value} above the maximum"
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            check(item, schema["items"], f"{where}[{i}]")
+    if isinstance(value, dict):
+        missing = set(schema.get("required", [])) - set(value)
+        assert not missing, f"{where}: missing {sorted(missing)}"
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in properties:
+                check(item, properties[key], f"{where}.{key}")
+            elif extra is False:
+                raise AssertionError(f"{where}: {key!r} is not in the schema")
+            elif isinstance(extra, dict):
+                check(item, extra, f"{where}.{key}")
+
+
+def is_a(value: Any, kind: str) -> bool:
+    if isinstance(value, bool):
+        return kind == "boolean"
+    return {
+        "null": value is None,
+        "boolean": False,
+        "integer": isinstance(value, int),
+        "number": isinstance(value, int | float),
+        "string": isinstance(value, str),
+        "array": isinstance(value, list),
+        "object": isinstance(value, dict),
+    }[kind]
+
+
+def schema(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def record_for(preset: str, players: int, overrides: dict[str, Any] | None) -> GameRecord:
+    seats = [Seat(f"p{i}", f"Player {i}") for i in range(players - 1)]
+    seats.append(Seat(None, "Bot 1", "greedy"))
+    config = {
+        "rules": overrides,
+        "private": False,
+        "turn_timeout_hours": 24.0,
+        "on_timeout": "auto",
+        "bot_level": "greedy",
+    }
+    return GameRecord(
+        id="g" * 22,
+        version=1,
+        status="playing",
+        preset=preset,
+        config=config,
+        seats=seats,
+        created_at=AT,
+        updated_at=AT,
+        deadline=AT + 86400,
+    )
+
+
+def check_views(record: GameRecord, rules: Any, match: Match | None, drawn: str | None) -> None:
+    viewers = [None, *(s.player for s in record.seats if s.player)]
+    for viewer in viewers:
+        view = game_view(record, rules, match, viewer, drawn if viewer == "p0" else None)
+        check(view, schema("GameView"), f"view({viewer})")
+        assert ("you" in view) == (viewer is not None)
+    turn = match.turn if match and match.status == "playing" else None
+    check(summary(record, turn, "p0"), schema("Summary"), "summary")
+    if match is not None:
+        for seat in (None, 0):
+            check(
+                {"moves": move_list(match.moves(seat), seat), "next": None},
+                schema("MoveList"),
+                "moves",
+            )
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "overrides"),
+    [
+        ("ida-y-vuelta", 2, None),  # two hands: last_hand, hand_over, a possible draw
+        ("pool", 3, None),  # stake: chips and pot
+        ("parejas-111", 4, None),  # pairs: teams
+        ("multicolor-plus", 2, None),  # one_then_pass draws
+        ("cruzado", 3, {"match": "single", "target": None}),  # cross ends
+        ("chipre", 4, {"match": "single", "target": None}),  # star ends, double-nine
+        ("buho21", 2, {"match": "single", "target": None}),  # penalty scoring
+    ],
+)
+def test_views_the_code_builds_fit_the_schemas(
+    preset: str, players: int, overrides: dict[str, Any] | None
+) -> None:
+    rules = resolve_rules(preset, players, overrides)
+    record = record_for(preset, players, overrides)
+    match = Match.start(rules, seed=7, at=AT)
+    check_views(record, rules, match, None)
+    for ply in range(2000):
+        if match.status != "playing":
+            break
+        seat = match.turn
+        assert seat is not None
+        drawn = None
+        if ply == 3:
+            match.timeout(seat, "auto", AT + ply)  # a timeout move
+        elif ply == 5 and players > 2:
+            match.timeout(seat, "forfeit", AT + ply)  # a forfeit by timeout
+        elif ply == 9 and players > 2:
+            match.forfeit(players - 1, AT + ply)  # a leave during play
+        else:
+            move = choose_move(match, seat, "greedy", seed=ply)
+            result = match.apply(seat, move, AT + ply)
+            if isinstance(move, Draw) and seat == 0:
+                drawn = str(result.drawn)
+        record.version += 1
+        if ply % 7 == 0 or drawn or match.status != "playing":
+            record.status = match.status
+            check_views(record, rules, match, drawn)
+    assert match.status == "finished"
+    result = game_view(record, rules, match, "p0")["result"]
+    assert result is not None and result["match_over"]
+
+
+def test_waiting_and_abandoned_games_fit_the_schemas() -> None:
+    rules = resolve_rules("clasico", 3)
+    record = GameRecord(
+        id="w" * 22,
+        version=1,
+        status="waiting",
+        preset="clasico",
+        config={"rules": None, "private": True, "on_timeout": "auto"},
+        seats=[Seat("p0", "Alice"), Seat(None, None), Seat(None, "Bot 1", "random")],
+        created_at=AT,
+        updated_at=AT,
+    )
+    check_views(record, rules, None, None)
+    record.seats[0] = Seat(None, None)
+    record.status = "finished"
+    view = game_view(record, rules, None, None)
+    check(view, schema("GameView"))
+    assert view["result"]["reason"] == "abandoned"
+    stale = ApiError("version_mismatch", "m", extra={"game": view}).body()
+    check(stale, schema("VersionMismatch"))
+    check(stale, schema("Error"))
+
+
+def test_presets_fit_the_schema() -> None:
+    check({"presets": [p.describe() for p in PRESETS.values()]}, schema("PresetList"))
+
+
+def test_error_bodies_fit_the_schema() -> None:
+    for code in STATUS_BY_CODE:
+        check(ApiError(code, "message").body(), schema("Error"))
+    check(ApiError("invalid_request", "m", fields=["players"]).body(), schema("Error"))
