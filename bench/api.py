@@ -467,9 +467,18 @@ started = time.perf_counter()
 import boto3, pydantic, aws_lambda_powertools.event_handler
 print(time.perf_counter() - started)
 """
+#: the same, with pydantic's model machinery loaded: ``import pydantic`` is lazy in pydantic 2,
+#: so the bare line above leaves out what any use of a model pays
+BARE_MODEL_IMPORT = """
+import time
+started = time.perf_counter()
+import boto3, aws_lambda_powertools.event_handler
+from pydantic import BaseModel
+print(time.perf_counter() - started)
+"""
 #: what the handler imports beyond the bare set, one piece at a time (the same bare imports first)
 PIECES = {
-    "+ Tracer() (imports aws_xray_sdk)": "from aws_lambda_powertools import Tracer\n"
+    "+ Tracer() (only with DetailedTracing=true)": "from aws_lambda_powertools import Tracer\n"
     "Tracer(service='domino')",
     "+ Logger() + Metrics()": "from aws_lambda_powertools import Logger, Metrics\n"
     "Logger(service='domino'); Metrics(namespace='Domino', service='domino')",
@@ -516,14 +525,20 @@ def cold_env() -> dict[str, str]:
     env.update(ENV)
     env["DOMINO_TRACK_CAPACITY"] = "false"
     env["PYTHONPATH"] = str(SHARED)
-    env["PYTHONDONTWRITEBYTECODE"] = "0"
     return env
 
 
 def measure_cold(python: str, repeats: int) -> dict[str, list[float]]:
     play = str(REPO / "functions" / "play" / "app.py")
     env = cold_env()
-    runs: dict[str, list[float]] = {"handler": [], "bare": [], "handler_wall": [], "bare_wall": []}
+    runs: dict[str, list[float]] = {
+        "handler": [],
+        "bare": [],
+        "bare_models": [],
+        "handler_wall": [],
+        "bare_wall": [],
+        "bare_models_wall": [],
+    }
 
     def once(code: str, *args: str) -> tuple[float, float]:
         started = time.perf_counter()
@@ -535,7 +550,11 @@ def measure_cold(python: str, repeats: int) -> dict[str, list[float]]:
     once(HANDLER_IMPORT, play)  # bytecode caches written, as a built layer ships them
     once(BARE_IMPORT)
     for _ in range(repeats):
-        for name, code, args in (("handler", HANDLER_IMPORT, (play,)), ("bare", BARE_IMPORT, ())):
+        for name, code, args in (
+            ("handler", HANDLER_IMPORT, (play,)),
+            ("bare", BARE_IMPORT, ()),
+            ("bare_models", BARE_MODEL_IMPORT, ()),
+        ):
             inner, wall = once(code, *args)
             runs[name].append(inner)
             runs[f"{name}_wall"].append(wall)
@@ -669,6 +688,10 @@ def main() -> int:
     print(f"{'':<54}{'import ms':>10}{'process ms':>11}")
     print(f"{'play handler module (functions/play/app.py + resolver)':<54}{ms(h):>10}{ms(hw):>11}")
     print(f"{'bare import boto3, pydantic, powertools.event_handler':<54}{ms(b):>10}{ms(bw):>11}")
+    bm = statistics.median(cold["bare_models"])
+    print(f"{'bare, with pydantic.BaseModel loaded':<54}{ms(bm):>10}"
+          f"{ms(statistics.median(cold['bare_models_wall'])):>11}")  # fmt: skip
+    print(f"ratio to bare with BaseModel: import {h / bm:.2f}x")
     print(f"ratio: import {h / b:.2f}x, whole process {hw / bw:.2f}x "
           f"(import runs ms: handler {', '.join(ms(x) for x in cold['handler'])}; "
           f"bare {', '.join(ms(x) for x in cold['bare'])})")  # fmt: skip

@@ -6,7 +6,7 @@ from domino.api.app import make_app
 from domino.api.http import lambda_handler, mutate, service
 from domino.api.models import CreateGame
 
-app = make_app()
+app = make_app(validation=False)
 
 
 @app.post("/games")
@@ -19,4 +19,4 @@ def create() -> Any:
     )
 
 
-handler = lambda_handler(app)
+handler = lambda_handler(app, records_metrics=True)

@@ -96,3 +96,20 @@ def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-de
         assert item["Item"]["pk"]["S"] == "GAME#kept"
     finally:
         rt.stop()
+
+
+def test_concurrent_callers_are_never_mixed_up(runtime: Runtime) -> None:
+    """Requests run in parallel containers; none may see another request's claims."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tokens = {f"racer{i}": runtime.token(f"racer{i}") for i in range(6)}
+
+    def whoami(i: int) -> tuple[str, str]:
+        player = f"racer{i % 6}"
+        status, _, body = runtime.request("GET", "/me", token=tokens[player])
+        assert status == 200
+        return player, body["player"]
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(whoami, range(120)))
+    assert [asked for asked, _ in answers] == [got for _, got in answers]

@@ -58,9 +58,14 @@ def limit_body(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> 
     return next_middleware(app)
 
 
-def make_app() -> APIGatewayHttpResolver:
-    """A Powertools HTTP API resolver with the contract's error mapping installed."""
-    app = APIGatewayHttpResolver(enable_validation=True)
+def make_app(*, validation: bool = True) -> APIGatewayHttpResolver:
+    """A Powertools HTTP API resolver with the contract's error mapping installed.
+
+    ``validation`` turns on Powertools' parameter validation (typed query parameters). Routes
+    that read only a JSON body parse it with the pydantic models after the contract's 401/404
+    checks, and skip it: it costs about 60 ms of cold start.
+    """
+    app = APIGatewayHttpResolver(enable_validation=validation)
     app.use(middlewares=[limit_body])
 
     @app.exception_handler(ApiError)

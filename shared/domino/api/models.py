@@ -32,7 +32,8 @@ def invalid_request(err: ValidationError) -> ApiError:
 
 
 class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # defer_build: a function builds only the models it uses, on first use (cold starts)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
     @classmethod
     def parse(cls, raw: str | None) -> Self:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from .errors import IllegalMove, InvalidInput
@@ -88,17 +89,31 @@ _KIND = {
 _ACTION = {PLAY: "play", DRAW_: "draw", PASS_: "pass", LEAVE: "leave", HAND_OVER: "hand_over"}
 _MOVE_NAME = ("play", "draw", "pass")
 
+
+class _PerLayout(dict[str, Any]):
+    """A table built for a layout the first time a game of that layout needs it (a cold start
+    of a Lambda function pays only for the layouts it plays)."""
+
+    def __init__(self, build: Callable[[str], Any]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, layout: str) -> Any:
+        value = self[layout] = self._build(layout)
+        return value
+
+
 #: Play objects per (tile id, arm + 1) for every layout: shared, immutable
-_PLAYS: dict[str, list[list[Play]]] = {
-    layout: [[Play(t, None)] + [Play(t, name) for name in names] for t in TILES]
-    for layout, names in ARM_NAMES.items()
-}
+_PLAYS: dict[str, list[list[Play]]] = _PerLayout(
+    lambda layout: [[Play(t, None)] + [Play(t, name) for name in ARM_NAMES[layout]] for t in TILES]
+)
 
 #: id(Play object) -> (tile id, arm) for the shared Play objects of each layout (fast path)
-_PLAY_INFO: dict[str, dict[int, tuple[int, int]]] = {
-    layout: {id(p): (t, arm - 1) for t, row in enumerate(rows) for arm, p in enumerate(row)}
-    for layout, rows in _PLAYS.items()
-}
+_PLAY_INFO: dict[str, dict[int, tuple[int, int]]] = _PerLayout(
+    lambda layout: {
+        id(p): (t, arm - 1) for t, row in enumerate(_PLAYS[layout]) for arm, p in enumerate(row)
+    }
+)
 
 #: (submask of one suit << 4 | arm) -> the Play objects it yields, per layout (bounded)
 _LEGAL_CACHE: dict[str, dict[int, tuple[Play, ...]]] = {layout: {} for layout in ARM_NAMES}

@@ -15,7 +15,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,8 @@ from urllib.parse import urlsplit
 
 from domino.api.app import MAX_BODY_BYTES
 from domino.local import ddb, tokens
-from domino.local.invoke import LambdaContext, http_event, load_handler
+from domino.local.containers import Containers, InvocationFailed
+from domino.local.invoke import http_event
 from domino.local.paths import local_dir
 from domino.local.tables import ensure_tables
 from domino.local.template import Template
@@ -41,17 +41,18 @@ class LocalRuntime(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(
-        self, address: tuple[str, int], template: Template, secret: bytes, quiet: bool = False
+        self,
+        address: tuple[str, int],
+        template: Template,
+        secret: bytes,
+        containers: Containers,
+        quiet: bool = False,
     ) -> None:
         super().__init__(address, RequestHandler)
         self.template = template
         self.secret = secret
+        self.containers = containers
         self.quiet = quiet
-
-    def preload(self) -> None:
-        """Import every handler once, so import errors show at start and requests are warm."""
-        for route in self.template.routes:
-            load_handler(route.code_uri, route.handler)
 
 
 class RequestHandler(BaseHTTPRequestHandler):
@@ -171,10 +172,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             source_ip=self.client_address[0],
         )
         try:
-            handler = load_handler(route.code_uri, route.handler)
-            result = handler(event, LambdaContext(function_name=route.function))
-        except Exception:  # what API Gateway answers when the integration fails
-            traceback.print_exc()
+            result = self.server.containers.invoke(
+                route.code_uri, route.handler, route.function, event
+            )
+        except InvocationFailed as err:  # what API Gateway answers when the integration fails
+            sys.stderr.write(f"{route.function} failed:\n{err}\n")
             self.fail(500, "internal", "Internal server error.")
             return
         self.write_result(result)
@@ -297,6 +299,12 @@ def main(argv: list[str] | None = None) -> int:
         help="where DynamoDB Local keeps its data (default .local/data)",
     )
     parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("LOCAL_WORKERS", "4")),
+        help="handler processes, like Lambda containers: requests run in parallel up to this",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -306,11 +314,17 @@ def main(argv: list[str] | None = None) -> int:
     endpoint = f"http://127.0.0.1:{args.ddb_port}"
     stop = threading.Event()
     httpd: LocalRuntime | None = None
+    containers: Containers | None = None
     try:
         ensure_tables(endpoint, template)
-        os.environ.update(local_environment(template, endpoint))
-        httpd = LocalRuntime((args.host, args.port), template, tokens.load_secret(), args.quiet)
-        httpd.preload()
+        env = local_environment(template, endpoint)
+        os.environ.update(env)
+        handlers = sorted({(str(r.code_uri), r.handler) for r in template.routes})
+        containers = Containers(args.workers, env, handlers)
+        containers.warm()
+        httpd = LocalRuntime(
+            (args.host, args.port), template, tokens.load_secret(), containers, args.quiet
+        )
 
         def shutdown(signum: int, _frame: Any) -> None:
             stop.set()
@@ -336,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         if httpd is not None:
             httpd.shutdown()
             httpd.server_close()
+        if containers is not None:
+            containers.close()
         if database is not None:
             database.stop()
             pidfile_for(args.ddb_port).unlink(missing_ok=True)

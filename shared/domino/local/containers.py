@@ -1,0 +1,90 @@
+"""Worker processes that play the part of Lambda containers.
+
+Lambda runs one request at a time per container and scales out with more containers. Handlers
+rely on that: Powertools keeps the current event in a class attribute, shared by every resolver
+of a process, so two requests on two threads of one process could read each other's event (and
+answer as the wrong player). The runtime therefore hands each request to a pool of processes,
+each serving one request at a time, like containers, while the HTTP server stays threaded.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from domino.local.invoke import LambdaContext, load_handler
+
+INVOKE_TIMEOUT_SECONDS = 60
+
+
+class InvocationFailed(RuntimeError):
+    """The handler raised (the traceback is in the message) or its container died."""
+
+
+def _start_container(env: dict[str, str]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runtime's to handle
+    os.environ.update(env)
+
+
+def _warm(handlers: list[tuple[str, str]]) -> int:
+    for code_uri, handler in handlers:
+        load_handler(Path(code_uri), handler)
+    return os.getpid()
+
+
+def _invoke(code_uri: str, handler: str, function: str, event: dict[str, Any]) -> dict[str, Any]:
+    try:
+        result = load_handler(Path(code_uri), handler)(event, LambdaContext(function_name=function))
+    except Exception:
+        return {"__failed__": traceback.format_exc()}
+    return {"__result__": result}
+
+
+class Containers:
+    """``workers`` processes with the handlers' environment; ``invoke`` runs one request."""
+
+    def __init__(self, workers: int, env: dict[str, str], handlers: list[tuple[str, str]]):
+        self.workers = workers
+        self.env = env
+        self.handlers = handlers
+        self._lock = threading.Lock()
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_container,
+            initargs=(self.env,),
+        )
+
+    def warm(self) -> None:
+        """Start every container and import every handler (import errors show at start)."""
+        futures = [self._pool.submit(_warm, self.handlers) for _ in range(self.workers)]
+        for future in futures:
+            future.result(timeout=120)
+
+    def invoke(self, code_uri: Path, handler: str, function: str, event: dict[str, Any]) -> Any:
+        pool = self._pool
+        try:
+            outcome = pool.submit(_invoke, str(code_uri), handler, function, event).result(
+                timeout=INVOKE_TIMEOUT_SECONDS
+            )
+        except BrokenProcessPool as err:
+            with self._lock:  # a container died: start fresh ones for the next requests
+                if self._pool is pool:
+                    self._pool = self._new_pool()
+            raise InvocationFailed("the container running the handler died") from err
+        if "__failed__" in outcome:
+            raise InvocationFailed(outcome["__failed__"])
+        return outcome["__result__"]
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
