@@ -35,7 +35,8 @@ use ``redact_move``) to its archive before the next hand ends.
 from __future__ import annotations
 
 import hashlib
-import secrets
+import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -144,6 +145,8 @@ def _kit(rules: Ruleset) -> tuple:
 
 _KITS: dict[tuple, tuple] = {}
 _BIT = tuple(1 << i for i in range(len(TILES)))
+#: bytes of randomness an unseeded shuffle of a set of that many tiles draws
+_FY_BYTES: dict[int, int] = {}
 
 
 def _wanted_doubles(opening: str, top: int) -> tuple[int, ...]:
@@ -360,32 +363,44 @@ class Match:
         self.arm_len = [0] * arms
         self.open_arms = ()
 
-    def _entropy(self, hand: int, k: int, count: int) -> memoryview:
-        """``count`` random 32-bit numbers for deal ``k`` of hand ``hand``: from ``secrets``
-        unless the match is seeded; seeded, they depend on (seed, hand, k) only (SHAKE-256), so
-        no RNG state is ever stored and every later shuffle is repeatable too."""
+    def _shuffle(self, hand: int, k: int, total: int) -> tuple[list[int], int]:
+        """Deal ``k`` of hand ``hand``: the tile ids ``0 .. total - 1`` in shuffled order, and a
+        random number for a lot.
+
+        Unseeded: a Fisher-Yates shuffle driven by one integer from ``os.urandom`` (the CSPRNG
+        that ``secrets`` uses), consumed by ``divmod``; it holds at least 128 bits more than
+        ``log2(total!)``, so every order is equally likely but for a bias below 2**-128, and the
+        lot draws from the 128+ bits left. Seeded: tiles sorted by one 32-bit key each from
+        SHAKE-256 of (seed, hand, k), one more key for the lot, so no RNG state is ever stored and
+        every later shuffle is repeatable too (this path deals exactly as it always did)."""
         if self.seed is None:
-            data = secrets.token_bytes(4 * count)
-        else:
-            data = hashlib.shake_256(f"domino:{self.seed}:{hand}:{k}".encode()).digest(4 * count)
-        return memoryview(data).cast("I")
+            nbytes = _FY_BYTES.get(total)
+            if nbytes is None:
+                nbytes = _FY_BYTES[total] = (math.factorial(total).bit_length() + 135) // 8
+            x = int.from_bytes(os.urandom(nbytes), "little")
+            tiles = list(range(total))
+            for i in range(total - 1, 0, -1):
+                x, j = divmod(x, i + 1)
+                tiles[i], tiles[j] = tiles[j], tiles[i]
+            return tiles, x
+        data = hashlib.shake_256(f"domino:{self.seed}:{hand}:{k}".encode()).digest(4 * total + 4)
+        keys = memoryview(data).cast("I").tolist()
+        return sorted(range(total), key=keys.__getitem__), keys[total]
 
     def _deal(self, fixed: tuple[list[int], list[int]] | None = None) -> None:
         """Deal the current hand (re-dealing while the opening rule asks for it), set the opener."""
         r = self.rules
         n, h = self.players, r.hand_size
         total = set_size(r.set)
+        starts = range(0, n * h, h)
+        bit = _BIT.__getitem__
         self.reshuffles = 0
         while True:
-            # the shuffle: tiles sorted by one random 32-bit key each; one more key for a lot
-            keys = self._entropy(self.hand_number, self.reshuffles, total + 1)
-            x = keys[total]
+            tiles, x = self._shuffle(self.hand_number, self.reshuffles, total)
             if fixed is not None and self.reshuffles == 0:
                 hands, rest = fixed
             else:
-                tiles = sorted(range(total), key=keys.__getitem__)
-                bit = _BIT.__getitem__
-                hands = [sum(map(bit, tiles[i * h : (i + 1) * h])) for i in range(n)]
+                hands = [sum(map(bit, tiles[i : i + h])) for i in starts]
                 rest = tiles[n * h :]
             found = self._find_opener(hands, x)
             if found is not None:
@@ -436,11 +451,14 @@ class Match:
         return list(self._orders[self.opener])
 
     def _can_play(self, seat: int) -> bool:
-        if not self.board:
+        open_arms = self.open_arms  # empty only while the board is
+        if not open_arms:
             return True
         hand = self.hands[seat]
         ends = self.ends
-        for a in self.open_arms:  # noqa: SIM110 (a plain loop is faster than any())
+        if self._line:
+            return bool(hand & (SUIT[ends[0]] | SUIT[ends[1]]))
+        for a in open_arms:  # noqa: SIM110 (a plain loop is faster than any())
             if hand & SUIT[ends[a]]:
                 return True
         return False
@@ -456,22 +474,30 @@ class Match:
         if turn is None:
             return []
         hand = self.hands[turn]
-        if not self.board:
+        open_arms = self.open_arms  # empty only while the board is
+        if not open_arms:
             plays = self._plays
             if self.forced >= 0:
                 return [plays[self.forced][0]]
             return [plays[t][0] for t in bits(hand)]
         ends = self.ends
-        cache = self._cache
         if self._line:
             m = hand & SUIT[ends[0]]
-            out = list(cache.get(m << 4) or self._fill(m, 0)) if m else []
-            m = hand & SUIT[ends[1]]
+            m1 = hand & SUIT[ends[1]]
+            cache = self._cache
             if m:
-                out += cache.get(m << 4 | 1) or self._fill(m, 1)
-            return out
+                if m1:
+                    return [
+                        *(cache.get(m << 4) or self._fill(m, 0)),
+                        *(cache.get(m1 << 4 | 1) or self._fill(m1, 1)),
+                    ]
+                return [*(cache.get(m << 4) or self._fill(m, 0))]
+            if m1:
+                return [*(cache.get(m1 << 4 | 1) or self._fill(m1, 1))]
+            return []
+        cache = self._cache
         out = []
-        for arm in self.open_arms:
+        for arm in open_arms:
             m = hand & SUIT[ends[arm]]
             if m:
                 out += cache.get(m << 4 | arm) or self._fill(m, arm)
