@@ -321,7 +321,7 @@ def test_throttling_is_503_with_retry_after(
     api: Api, duel: str, method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with unchanged(api, duel):
-        monkeypatch.setattr(http.service().store.table, method, throttled)
+        monkeypatch.setattr(http.service().store.client, method, throttled)
         reply = api.play(duel, "bob", "6-6")
         monkeypatch.undo()
         refused(reply, 503, "unavailable")

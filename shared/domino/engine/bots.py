@@ -67,7 +67,7 @@ def _voids(match: Match, seat: int, view: dict[str, Any]) -> dict[int, set[int]]
             tid = parse_tile(rec["tile"], top).id
             arm = -1 if rec["end"] is None else arms[rec["end"]]
             scratch._place(tid, who, arm)
-        elif action in ("draw", "pass") and who is not None and who != seat and scratch.board:
+        elif action in ("draw", "pass") and who is not None and who != seat and scratch.open_arms:
             open_numbers = {scratch.ends[a] for a in scratch.open_arms}
             if action == "draw":
                 voids[who] = open_numbers

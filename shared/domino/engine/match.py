@@ -38,6 +38,7 @@ import hashlib
 import math
 import os
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from .errors import IllegalMove, InvalidInput
@@ -109,15 +110,21 @@ _PLAYS: dict[str, list[list[Play]]] = _PerLayout(
     lambda layout: [[Play(t, None)] + [Play(t, name) for name in ARM_NAMES[layout]] for t in TILES]
 )
 
-#: id(Play object) -> (tile id, arm) for the shared Play objects of each layout (fast path)
-_PLAY_INFO: dict[str, dict[int, tuple[int, int]]] = _PerLayout(
+#: id(Play object) -> (tile id, arm, 1 << tile id, pips) for the shared Play objects of each
+#: layout (the fast path of ``apply``)
+_PLAY_INFO: dict[str, dict[int, tuple[int, int, int, int]]] = _PerLayout(
     lambda layout: {
-        id(p): (t, arm - 1) for t, row in enumerate(_PLAYS[layout]) for arm, p in enumerate(row)
+        id(p): (t, arm - 1, 1 << t, PIPS[t])
+        for t, row in enumerate(_PLAYS[layout])
+        for arm, p in enumerate(row)
     }
 )
 
-#: (submask of one suit << 4 | arm) -> the Play objects it yields, per layout (bounded)
-_LEGAL_CACHE: dict[str, dict[int, tuple[Play, ...]]] = {layout: {} for layout in ARM_NAMES}
+#: per layout, per arm: submask of one suit -> the Play objects it yields on that arm (bounded)
+_LEGAL_CACHE: dict[str, tuple[dict[int, tuple[Play, ...]], ...]] = {
+    layout: tuple({} for _ in names) for layout, names in ARM_NAMES.items()
+}
+#: entries per layout, over all its arms
 _LEGAL_CACHE_MAX = 20_000
 
 MAX_RESHUFFLES = 10_000
@@ -147,6 +154,29 @@ _KITS: dict[tuple, tuple] = {}
 _BIT = tuple(1 << i for i in range(len(TILES)))
 #: bytes of randomness an unseeded shuffle of a set of that many tiles draws
 _FY_BYTES: dict[int, int] = {}
+#: (players, hand size) -> the slices of a shuffled set that make the hands
+_SLICES: dict[tuple[int, int], tuple[slice, ...]] = {}
+_BIT_LIST = list(_BIT)  # a list: its __getitem__ is quicker to call than a tuple's
+
+
+def csprng_shuffle(total: int, head: int = 1) -> tuple[list[int], int]:
+    """``0 .. total - 1`` in random order, and a random number of at least 128 bits (a lot).
+    The order among the first ``head`` items is left alone (they make one hand, a set): they are
+    a uniformly random subset, the rest a uniformly random order of the other items.
+
+    A Fisher-Yates shuffle driven by one integer read from ``os.urandom`` (the CSPRNG behind
+    ``secrets``) and consumed by ``divmod``: the integer holds at least 128 bits more than
+    ``log2(total!)``, so each order is as likely as any other but for a relative bias below
+    2**-128, and what is left of it (128 bits or more) is the lot. One system call per shuffle."""
+    nbytes = _FY_BYTES.get(total)
+    if nbytes is None:
+        nbytes = _FY_BYTES[total] = (math.factorial(total).bit_length() + 135) // 8
+    x = int.from_bytes(os.urandom(nbytes), "little")
+    tiles = list(range(total))
+    for i in range(total - 1, head - 1 if head > 0 else 0, -1):
+        x, j = divmod(x, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles, x
 
 
 def _wanted_doubles(opening: str, top: int) -> tuple[int, ...]:
@@ -232,7 +262,6 @@ class Match:
         "_plays",
         "_step",
         "arm_len",
-        "board",
         "boneyard",
         "chips",
         "ends",
@@ -272,7 +301,6 @@ class Match:
     passes: int
     hands: list[int]
     boneyard: list[int]  # top of the boneyard = last element
-    board: list[tuple[int, int, int]]  # (tile, seat, arm) in play order
     ends: list[int]
     arm_len: list[int]
     open_arms: tuple[int, ...]
@@ -290,8 +318,8 @@ class Match:
     first_held_n: int
     start_at: int
     _plays: list[list[Play]]
-    _info: dict[int, tuple[int, int]]
-    _cache: dict[int, tuple[Play, ...]]
+    _info: dict[int, tuple[int, int, int, int]]
+    _cache: tuple[dict[int, tuple[Play, ...]], ...]
     _plain: ApplyResult
     _line: bool
     _keep: int
@@ -350,7 +378,6 @@ class Match:
         if kit is None:
             kit = _KITS[key] = _kit(rules)
         (m._plays, m._info, m._cache, m._step, m._nxt, m._line, m._keep, arms, m._orders) = kit
-        m.board = []
         m.ends = [-1] * arms
         m.arm_len = [0] * arms
         m.open_arms = ()
@@ -358,31 +385,17 @@ class Match:
 
     def _reset_board(self) -> None:
         arms = len(ARM_NAMES[self.rules.layout])
-        self.board = []
         self.ends = [-1] * arms
         self.arm_len = [0] * arms
         self.open_arms = ()
 
     def _shuffle(self, hand: int, k: int, total: int) -> tuple[list[int], int]:
         """Deal ``k`` of hand ``hand``: the tile ids ``0 .. total - 1`` in shuffled order, and a
-        random number for a lot.
-
-        Unseeded: a Fisher-Yates shuffle driven by one integer from ``os.urandom`` (the CSPRNG
-        that ``secrets`` uses), consumed by ``divmod``; it holds at least 128 bits more than
-        ``log2(total!)``, so every order is equally likely but for a bias below 2**-128, and the
-        lot draws from the 128+ bits left. Seeded: tiles sorted by one 32-bit key each from
-        SHAKE-256 of (seed, hand, k), one more key for the lot, so no RNG state is ever stored and
-        every later shuffle is repeatable too (this path deals exactly as it always did)."""
+        random number for a lot. Unseeded: ``csprng_shuffle``. Seeded: tiles sorted by one 32-bit
+        key each from SHAKE-256 of (seed, hand, k), one more key for the lot, so no RNG state is
+        ever stored and every later shuffle is repeatable too (a seed deals what it always did)."""
         if self.seed is None:
-            nbytes = _FY_BYTES.get(total)
-            if nbytes is None:
-                nbytes = _FY_BYTES[total] = (math.factorial(total).bit_length() + 135) // 8
-            x = int.from_bytes(os.urandom(nbytes), "little")
-            tiles = list(range(total))
-            for i in range(total - 1, 0, -1):
-                x, j = divmod(x, i + 1)
-                tiles[i], tiles[j] = tiles[j], tiles[i]
-            return tiles, x
+            return csprng_shuffle(total, self.rules.hand_size)
         data = hashlib.shake_256(f"domino:{self.seed}:{hand}:{k}".encode()).digest(4 * total + 4)
         keys = memoryview(data).cast("I").tolist()
         return sorted(range(total), key=keys.__getitem__), keys[total]
@@ -392,15 +405,17 @@ class Match:
         r = self.rules
         n, h = self.players, r.hand_size
         total = set_size(r.set)
-        starts = range(0, n * h, h)
-        bit = _BIT.__getitem__
+        slices = _SLICES.get((n, h))
+        if slices is None:
+            slices = _SLICES[n, h] = tuple(slice(i, i + h) for i in range(0, n * h, h))
         self.reshuffles = 0
         while True:
             tiles, x = self._shuffle(self.hand_number, self.reshuffles, total)
             if fixed is not None and self.reshuffles == 0:
                 hands, rest = fixed
             else:
-                hands = [sum(map(bit, tiles[i : i + h])) for i in starts]
+                dealt = itemgetter(*tiles)(_BIT_LIST)  # 1 << id per tile (a set has 28+ tiles)
+                hands = list(map(sum, map(dealt.__getitem__, slices)))
                 rest = tiles[n * h :]
             found = self._find_opener(hands, x)
             if found is not None:
@@ -484,30 +499,31 @@ class Match:
         if self._line:
             m = hand & SUIT[ends[0]]
             m1 = hand & SUIT[ends[1]]
-            cache = self._cache
             if m:
                 if m1:
+                    left, right = self._cache
                     return [
-                        *(cache.get(m << 4) or self._fill(m, 0)),
-                        *(cache.get(m1 << 4 | 1) or self._fill(m1, 1)),
+                        *(left.get(m) or self._fill(m, 0)),
+                        *(right.get(m1) or self._fill(m1, 1)),
                     ]
-                return [*(cache.get(m << 4) or self._fill(m, 0))]
+                return [*(self._cache[0].get(m) or self._fill(m, 0))]
             if m1:
-                return [*(cache.get(m1 << 4 | 1) or self._fill(m1, 1))]
+                return [*(self._cache[1].get(m1) or self._fill(m1, 1))]
             return []
         cache = self._cache
-        out = []
+        out: list[Play] = []
         for arm in open_arms:
             m = hand & SUIT[ends[arm]]
             if m:
-                out += cache.get(m << 4 | arm) or self._fill(m, arm)
+                out += cache[arm].get(m) or self._fill(m, arm)
         return out
 
     def _fill(self, m: int, arm: int) -> tuple[Play, ...]:
         """The shared Play objects for the tiles of ``m`` on ``arm`` (and cache them)."""
         got = tuple(self._plays[t][arm + 1] for t in bits(m))
-        if len(self._cache) < _LEGAL_CACHE_MAX:
-            self._cache[m << 4 | arm] = got
+        cache = self._cache[arm]
+        if len(cache) * len(self._cache) < _LEGAL_CACHE_MAX:
+            cache[m] = got
         return got
 
     def can_draw(self) -> bool:
@@ -533,32 +549,45 @@ class Match:
         must_lead_opening_tile, tile_does_not_match / end_required; for a draw must_play,
         cannot_draw; for a pass cannot_pass.
         """
-        # fast path: a shared Play object (as ``legal_moves`` hands out) on an open end, by the
-        # seat on turn (``turn`` is None once the match is over); anything else is fully checked
+        # fast path: a shared Play object (as ``legal_moves`` hands out) on an open end or as the
+        # first tile, by the seat on turn (``turn`` is None once the match is over), and a pass
+        # that is allowed; anything else (and every refusal) goes through the full checks
         if seat == self.turn:
             info = self._info.get(id(move))
             if info is not None:
-                tid, arm = info
-                hand = self.hands[seat]
-                if hand >> tid & 1 and arm in self.open_arms:
+                tid, arm, b, pips = info
+                hands = self.hands
+                hand = hands[seat]
+                open_arms = self.open_arms
+                if arm in open_arms:  # never -1
                     ends = self.ends
                     e = ends[arm]
-                    if SUIT[e] >> tid & 1:
-                        self.log.append((PLAY, seat, tid, arm, at))
-                        self.board.append((tid, seat, arm))
-                        self.passes = 0
-                        hand ^= 1 << tid
-                        self.hands[seat] = hand
-                        if self._line:
-                            ends[arm] = PIPS[tid] - e
-                        else:
-                            self._grow(arm, PIPS[tid] - e)
-                        if not hand:
-                            number = self.hand_number
-                            over = self._end_hand("domino", seat, at)
-                            return ApplyResult(None, True, over, number)
-                        self.turn = self._nxt[seat]
-                        return self._plain
+                    if not hand & SUIT[e] & b:  # not in hand or not matching: the full checks
+                        return self._apply(seat, move, at, 0)
+                    self.log.append((PLAY, seat, tid, arm, at))
+                    if self._line:
+                        ends[arm] = pips - e
+                    else:
+                        self._grow(arm, pips - e)
+                elif (
+                    not open_arms  # the first tile
+                    and hand & b
+                    and arm < 0
+                    and (self.forced < 0 or self.forced == tid)
+                ):
+                    self.log.append((PLAY, seat, tid, -1, at))
+                    self._place(tid, seat, -1)
+                else:
+                    return self._apply(seat, move, at, 0)
+                self.passes = 0
+                hand ^= b
+                hands[seat] = hand
+                if hand:
+                    self.turn = self._nxt[seat]
+                    return self._plain
+                number = self.hand_number
+                over = self._end_hand("domino", seat, at)
+                return ApplyResult(None, True, over, number)
             elif (
                 move.__class__ is Pass
                 and len(self.boneyard) <= self._keep
@@ -588,7 +617,7 @@ class Match:
             hand = self.hands[seat]
             if not hand >> tid & 1:
                 raise IllegalMove("tile_not_in_hand", "That tile is not in your hand.")
-            if not self.board:
+            if not self.open_arms:  # the first tile
                 if self.forced >= 0 and tid != self.forced:
                     raise IllegalMove(
                         "must_lead_opening_tile", "You must lead the tile that made you the opener."
@@ -645,8 +674,8 @@ class Match:
         return fits[0]
 
     def _place(self, tid: int, seat: int, arm: int) -> None:
-        """Lay a tile (already checked) and update the ends and the open arms."""
-        self.board.append((tid, seat, arm))
+        """Lay a tile (already checked) and update the ends and the open arms (the log, and so
+        ``board``, is the caller's)."""
         layout = self.rules.layout
         ends = self.ends
         if arm < 0:
@@ -800,13 +829,19 @@ class Match:
         """The match result (the final ``last_hand``), or None while the match goes on."""
         return self.last_hand() if self.status == "finished" else None
 
+    @property
+    def board(self) -> list[tuple[int, int, int]]:
+        """The tiles laid this hand in play order, as (tile id, seat, arm) (-1: the first tile):
+        the plays of the current hand's log."""
+        return [(tid, seat, arm) for code, seat, tid, arm, _ in self.log if _KIND.get(code) == 0]
+
     def board_view(self) -> dict[str, Any]:
         names = ARM_NAMES[self.rules.layout]
         tiles = [
             {"tile": TEXT[t], "seat": s, "end": None if a < 0 else names[a]}
             for t, s, a in self.board
         ]
-        if not self.board:
+        if not self.open_arms:
             ends: list[dict[str, Any]] = []
         elif self.rules.layout == "star":
             shown = range(8) if len(self.open_arms) == 8 else range(4)
@@ -924,7 +959,6 @@ class Match:
             setattr(m, name, getattr(self, name))
         m.hands = list(self.hands)
         m.boneyard = list(self.boneyard)
-        m.board = list(self.board)
         m.ends = list(self.ends)
         m.arm_len = list(self.arm_len)
         m.scores = list(self.scores)
