@@ -603,14 +603,18 @@ class Match:
                 return self._plain
         return self._apply(seat, move, at, 0)
 
-    def _apply(self, seat: int, move: Move, at: int, code_shift: int) -> ApplyResult:
-        validate_move(self.rules, move)
+    def _check_turn(self, seat: int) -> None:
+        """InvalidInput for a seat that does not exist; game_not_in_progress; not_your_turn."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise InvalidInput("no such seat")
         if self.status != "playing":
             raise IllegalMove("game_not_in_progress", "The game is not in progress.")
         if seat != self.turn:
             raise IllegalMove("not_your_turn", f"It is seat {self.turn}'s turn.")
+
+    def _apply(self, seat: int, move: Move, at: int, code_shift: int) -> ApplyResult:
+        validate_move(self.rules, move)
+        self._check_turn(seat)
         hand_number = self.hand_number
         if isinstance(move, Play):
             tid = move.tile.id
@@ -780,12 +784,7 @@ class Match:
         made (pass a bot's choice as ``move``)."""
         if mode not in ("auto", "forfeit"):
             raise InvalidInput("on_timeout is 'auto' or 'forfeit'")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidInput("no such seat")
-        if self.status != "playing":
-            raise IllegalMove("game_not_in_progress", "The game is not in progress.")
-        if seat != self.turn:
-            raise IllegalMove("not_your_turn", f"It is seat {self.turn}'s turn.")
+        self._check_turn(seat)
         if move is None:
             move = self.auto_move()
         validate_move(self.rules, move)
