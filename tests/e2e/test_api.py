@@ -414,3 +414,43 @@ def test_idempotent_replays_over_http(runtime: Runtime) -> None:
             headers={"Idempotency-Key": bad_key},
         )  # fmt: skip
         assert error_code(status, out) == (422, "not_your_turn")
+
+
+# ---------------------------------------------------------------------------- races over HTTP
+
+
+def test_twenty_copies_of_one_play_over_http_apply_once(runtime: Runtime) -> None:
+    """The runtime serves requests in parallel containers, so these really race on DynamoDB."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = two_player_table(runtime)
+    path = f"/games/{table.game_id}/play"
+
+    def play(_: int) -> int:
+        return runtime.request("POST", path, {"tile": "6-6"}, token=table.tokens[0])[0]
+
+    with ThreadPoolExecutor(20) as pool:
+        statuses = list(pool.map(play, range(20)))
+    assert statuses.count(200) == 1, statuses
+    assert set(statuses) <= {200, 409, 422}, statuses
+    status, headers, view = runtime.request("GET", f"/games/{table.game_id}", token=table.tokens[1])
+    assert status == 200 and view["version"] == 3 and etag(headers) == '"3"'
+    assert [t["tile"] for t in view["board"]["tiles"]] == ["6-6"]
+
+
+def test_two_players_racing_for_the_last_seat_over_http(runtime: Runtime) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    host = runtime.token(unique("host"))
+    view = new_game(runtime, host, {"preset": "dos-jugadores", "players": 2})
+    racers = [runtime.token(unique("racer")) for _ in range(2)]
+
+    def join(token: str) -> tuple[int, Any]:
+        status, _, body = runtime.request("POST", f"/games/{view['id']}/join", {}, token=token)
+        return status, body
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(join, racers))
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [200, 409], results
+    assert [b["error"]["code"] for s, b in results if s == 409] == ["game_full"]
