@@ -7,7 +7,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from domino.api.app import make_app
 
 logger = Logger()
-app = make_app()
+app = make_app(validation=False)
 
 
 @app.get("/health")

@@ -6,7 +6,7 @@ from domino.api.app import make_app
 from domino.api.http import lambda_handler
 from domino.engine import PRESETS
 
-app = make_app()
+app = make_app(validation=False)
 PRESET_LIST = {"presets": [preset.describe() for preset in PRESETS.values()]}
 
 
