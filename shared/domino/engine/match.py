@@ -38,7 +38,7 @@ import hashlib
 import math
 import os
 from collections.abc import Callable
-from operator import itemgetter
+from operator import add, getitem, itemgetter
 from typing import Any
 
 from .errors import IllegalMove, InvalidInput
@@ -51,6 +51,7 @@ from .tiles import (
     HIGH,
     LOW,
     MAX_TOP,
+    PIP_BYTES,
     PIPS,
     SUIT,
     TEXT,
@@ -111,12 +112,16 @@ _PLAYS: dict[str, list[list[Play]]] = _PerLayout(
 )
 
 #: id(Play object) -> (tile id, arm, 1 << tile id, pips) for the shared Play objects of each
-#: layout (the fast path of ``apply``)
-_PLAY_INFO: dict[str, dict[int, tuple[int, int, int, int]]] = _PerLayout(
+#: layout (the fast path of ``apply``); the ``DRAW`` and ``PASS`` singletons -> None
+_PLAY_INFO: dict[str, dict[int, tuple[int, int, int, int] | None]] = _PerLayout(
     lambda layout: {
-        id(p): (t, arm - 1, 1 << t, PIPS[t])
-        for t, row in enumerate(_PLAYS[layout])
-        for arm, p in enumerate(row)
+        id(DRAW): None,
+        id(PASS): None,
+        **{
+            id(p): (t, arm - 1, 1 << t, PIPS[t])
+            for t, row in enumerate(_PLAYS[layout])
+            for arm, p in enumerate(row)
+        },
     }
 )
 
@@ -131,8 +136,12 @@ MAX_RESHUFFLES = 10_000
 
 
 def _kit(rules: Ruleset) -> tuple:
-    """What a ruleset fixes for the hot path: Play tables, seat order, tiles never drawn."""
+    """What a ruleset fixes for the hot path: Play tables, seat order, tiles never drawn, and for
+    ``_deal``: the set size, the slices of a shuffled set that make the hands, the tiles dealt,
+    the doubles that make a seat opener (best first)."""
     n = rules.players
+    h = rules.hand_size
+    total = set_size(rules.set)
     step = 1 if rules.direction == "clockwise" else n - 1
     keep = 1 << 30 if rules.draw == "none" else rules.reserve
     layout = rules.layout
@@ -147,15 +156,19 @@ def _kit(rules: Ruleset) -> tuple:
         keep,
         len(ARM_NAMES[layout]),
         orders,
+        (
+            total,
+            tuple(slice(i, i + h) for i in range(0, n * h, h)),
+            n * h,
+            _WANTED[rules.opening, rules.set],
+        ),
     )
 
 
 _KITS: dict[tuple, tuple] = {}
+#: the Ruleset object ``Match._blank`` saw last and its kit (a match deals and re-deals with one)
+_LAST_KIT: tuple[Ruleset | None, tuple] = (None, ())
 _BIT = tuple(1 << i for i in range(len(TILES)))
-#: bytes of randomness an unseeded shuffle of a set of that many tiles draws
-_FY_BYTES: dict[int, int] = {}
-#: (players, hand size) -> the slices of a shuffled set that make the hands
-_SLICES: dict[tuple[int, int], tuple[slice, ...]] = {}
 _BIT_LIST = list(_BIT)  # a list: its __getitem__ is quicker to call than a tuple's
 
 
@@ -167,16 +180,60 @@ def csprng_shuffle(total: int, head: int = 1) -> tuple[list[int], int]:
     A Fisher-Yates shuffle driven by one integer read from ``os.urandom`` (the CSPRNG behind
     ``secrets``) and consumed by ``divmod``: the integer holds at least 128 bits more than
     ``log2(total!)``, so each order is as likely as any other but for a relative bias below
-    2**-128, and what is left of it (128 bits or more) is the lot. One system call per shuffle."""
-    nbytes = _FY_BYTES.get(total)
-    if nbytes is None:
-        nbytes = _FY_BYTES[total] = (math.factorial(total).bit_length() + 135) // 8
-    x = int.from_bytes(os.urandom(nbytes), "little")
+    2**-128, and what is left of it (128 bits or more) is the lot. One system call per shuffle.
+    Small steps are taken two at a time (``_fy_plan``): the same draws, the same order."""
     tiles = list(range(total))
-    for i in range(total - 1, head - 1 if head > 0 else 0, -1):
+    return tiles, _csprng_shuffle_in_place(tiles, head)
+
+
+#: the largest k * (k - 1) whose step pair gets a table (``_fy_plan``)
+_PAIR_MAX = 1024
+_FY_PLANS: dict[tuple[int, int], tuple[int, range, tuple, int]] = {}
+
+
+def _fy_plan(total: int, head: int) -> tuple[int, range, tuple, int]:
+    """How ``_csprng_shuffle_in_place`` shuffles ``total`` items: bytes to read, the steps done
+    one at a time (``i`` from ``total - 1`` down, each ``divmod(x, i + 1)``), then the steps done
+    two at a time: ``(i, k * i, table)`` with ``k = i + 1`` and ``table[r] = (r % k, r // k)``,
+    which is what ``divmod(x, k)`` then ``divmod(x // k, k - 1)`` take from ``x``, in one
+    ``divmod(x, k * i)`` (the same draws, so the same order, for half the big-int divisions);
+    then one last single step ``i`` (-1: none)."""
+    stop = head - 1 if head > 0 else 0
+    steps = list(range(total - 1, stop, -1))
+    big = [i for i in steps if (i + 1) * i > _PAIR_MAX]
+    small = steps[len(big) :]
+    pairs = []
+    while len(small) >= 2:
+        i = small[0]
+        k = i + 1
+        pairs.append((i, k * i, tuple((r % k, r // k) for r in range(k * i))))
+        del small[:2]
+    nbytes = (math.factorial(total).bit_length() + 135) // 8
+    single = range(total - 1, total - 1 - len(big), -1)
+    return nbytes, single, tuple(pairs), small[0] if small else -1
+
+
+def _csprng_shuffle_in_place(items: list[int], head: int) -> int:
+    """``csprng_shuffle`` of any list, in place (the deal shuffles the tiles' bits): the lot."""
+    total = len(items)
+    plan = _FY_PLANS.get((total, head))
+    if plan is None:
+        plan = _FY_PLANS[total, head] = _fy_plan(total, head)
+    nbytes, single, pairs, last = plan
+    x = int.from_bytes(os.urandom(nbytes), "little")
+    for i in single:
         x, j = divmod(x, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return tiles, x
+        items[i], items[j] = items[j], items[i]
+    for i, kk, table in pairs:
+        x, r = divmod(x, kk)
+        j, j2 = table[r]
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+        items[i], items[j2] = items[j2], items[i]
+    if last >= 0:
+        x, j = divmod(x, last + 1)
+        items[last], items[j] = items[j], items[last]
+    return x
 
 
 def _wanted_doubles(opening: str, top: int) -> tuple[int, ...]:
@@ -253,6 +310,7 @@ class Match:
 
     __slots__ = (
         "_cache",
+        "_dealing",
         "_info",
         "_keep",
         "_line",
@@ -318,7 +376,7 @@ class Match:
     first_held_n: int
     start_at: int
     _plays: list[list[Play]]
-    _info: dict[int, tuple[int, int, int, int]]
+    _info: dict[int, tuple[int, int, int, int] | None]
     _cache: tuple[dict[int, tuple[Play, ...]], ...]
     _plain: ApplyResult
     _line: bool
@@ -326,6 +384,7 @@ class Match:
     _orders: tuple[tuple[int, ...], ...]
     _nxt: tuple[int, ...]
     _step: int
+    _dealing: tuple[int, tuple[slice, ...], int, tuple[int, ...]]
 
     # ------------------------------------------------------------------ creation
 
@@ -373,11 +432,38 @@ class Match:
         m.first_held_n = 1
         m.start_at = 0
         m._plain = _PLAIN_1
-        key = (rules.layout, n, rules.direction, rules.draw, rules.reserve)
-        kit = _KITS.get(key)
-        if kit is None:
-            kit = _KITS[key] = _kit(rules)
-        (m._plays, m._info, m._cache, m._step, m._nxt, m._line, m._keep, arms, m._orders) = kit
+        global _LAST_KIT
+        last = _LAST_KIT  # the ruleset object of the last call and its kit, one tuple (threads)
+        if last[0] is rules:
+            kit = last[1]
+        else:
+            key = (
+                rules.layout,
+                n,
+                rules.direction,
+                rules.draw,
+                rules.reserve,
+                rules.set,
+                rules.hand_size,
+                rules.opening,
+            )
+            found = _KITS.get(key)
+            if found is None:
+                found = _KITS[key] = _kit(rules)
+            kit = found
+            _LAST_KIT = (rules, kit)
+        (
+            m._plays,
+            m._info,
+            m._cache,
+            m._step,
+            m._nxt,
+            m._line,
+            m._keep,
+            arms,
+            m._orders,
+            m._dealing,
+        ) = kit
         m.ends = [-1] * arms
         m.arm_len = [0] * arms
         m.open_arms = ()
@@ -403,21 +489,27 @@ class Match:
     def _deal(self, fixed: tuple[list[int], list[int]] | None = None) -> None:
         """Deal the current hand (re-dealing while the opening rule asks for it), set the opener."""
         r = self.rules
-        n, h = self.players, r.hand_size
-        total = set_size(r.set)
-        slices = _SLICES.get((n, h))
-        if slices is None:
-            slices = _SLICES[n, h] = tuple(slice(i, i + h) for i in range(0, n * h, h))
+        n = self.players
+        total, slices, dealt_n, wanted = self._dealing
         self.reshuffles = 0
         while True:
-            tiles, x = self._shuffle(self.hand_number, self.reshuffles, total)
-            if fixed is not None and self.reshuffles == 0:
-                hands, rest = fixed
+            if self.seed is None:  # the same shuffle as ``csprng_shuffle``, of the tiles' bits
+                items = _BIT_LIST[:total]
+                x = _csprng_shuffle_in_place(items, r.hand_size)
+                if fixed is not None and self.reshuffles == 0:
+                    hands, rest = fixed
+                else:
+                    hands = list(map(sum, map(items.__getitem__, slices)))
+                    rest = [b.bit_length() - 1 for b in items[dealt_n:]] if dealt_n < total else []
             else:
-                dealt = itemgetter(*tiles)(_BIT_LIST)  # 1 << id per tile (a set has 28+ tiles)
-                hands = list(map(sum, map(dealt.__getitem__, slices)))
-                rest = tiles[n * h :]
-            found = self._find_opener(hands, x)
+                tiles, x = self._shuffle(self.hand_number, self.reshuffles, total)
+                if fixed is not None and self.reshuffles == 0:
+                    hands, rest = fixed
+                else:
+                    dealt = itemgetter(*tiles)(_BIT_LIST)  # 1 << id per tile (28+ tiles)
+                    hands = list(map(sum, map(dealt.__getitem__, slices)))
+                    rest = tiles[dealt_n:]
+            found = self._find_opener(hands, x, wanted, dealt_n == total)
             if found is not None:
                 break
             self.reshuffles += 1
@@ -426,7 +518,7 @@ class Match:
         if self.hand_number != self._plain.hand_number:
             self._plain = ApplyResult(None, False, False, self.hand_number)
         self.hands = hands
-        self.boneyard = list(reversed(rest))
+        self.boneyard = rest[::-1]
         self.opener, self.forced = found
         self.turn = self.opener
         self.passes = 0
@@ -437,7 +529,9 @@ class Match:
                 self.chips[s] -= r.stake
             self.pot += r.stake * n
 
-    def _find_opener(self, hands: list[int], x: int) -> tuple[int, int] | None:
+    def _find_opener(
+        self, hands: list[int], x: int, wanted: tuple[int, ...], all_dealt: bool
+    ) -> tuple[int, int] | None:
         r = self.rules
         if self.hand_number > 1 and r.next_round == "previous_winner" and self.last is not None:
             win_seat = self.last[5]
@@ -445,10 +539,16 @@ class Match:
                 return win_seat, -1
         if r.opening == "lot":
             return x % self.players, -1
+        if all_dealt:  # every tile is in a hand: the best wanted double is held
+            tid = wanted[0]
+            bit = 1 << tid
+            for s, m in enumerate(hands):
+                if m & bit:
+                    return s, tid
         held = 0
         for m in hands:
             held |= m
-        for tid in _WANTED[r.opening, r.set]:
+        for tid in wanted:
             if held >> tid & 1:
                 return _holder(hands, tid), tid
         if r.no_double == "reshuffle":
@@ -499,17 +599,17 @@ class Match:
         if self._line:
             m = hand & SUIT[ends[0]]
             m1 = hand & SUIT[ends[1]]
-            if m:
+            try:  # a subscript is quicker than .get(); a miss (KeyError) fills the cache
+                if m:
+                    if m1:
+                        left, right = self._cache
+                        return [*left[m], *right[m1]]
+                    return [*self._cache[0][m]]
                 if m1:
-                    left, right = self._cache
-                    return [
-                        *(left.get(m) or self._fill(m, 0)),
-                        *(right.get(m1) or self._fill(m1, 1)),
-                    ]
-                return [*(self._cache[0].get(m) or self._fill(m, 0))]
-            if m1:
-                return [*(self._cache[1].get(m1) or self._fill(m1, 1))]
-            return []
+                    return [*self._cache[1][m1]]
+                return []
+            except KeyError:
+                return [*(self._fill(m, 0) if m else ()), *(self._fill(m1, 1) if m1 else ())]
         cache = self._cache
         out: list[Play] = []
         for arm in open_arms:
@@ -519,11 +619,14 @@ class Match:
         return out
 
     def _fill(self, m: int, arm: int) -> tuple[Play, ...]:
-        """The shared Play objects for the tiles of ``m`` on ``arm`` (and cache them)."""
-        got = tuple(self._plays[t][arm + 1] for t in bits(m))
+        """The shared Play objects for the tiles of ``m`` on ``arm`` (cached while there is
+        room)."""
         cache = self._cache[arm]
-        if len(cache) * len(self._cache) < _LEGAL_CACHE_MAX:
-            cache[m] = got
+        got = cache.get(m)
+        if got is None:
+            got = tuple(self._plays[t][arm + 1] for t in bits(m))
+            if len(cache) * len(self._cache) < _LEGAL_CACHE_MAX:
+                cache[m] = got
         return got
 
     def can_draw(self) -> bool:
@@ -553,7 +656,10 @@ class Match:
         # first tile, by the seat on turn (``turn`` is None once the match is over), and a pass
         # that is allowed; anything else (and every refusal) goes through the full checks
         if seat == self.turn:
-            info = self._info.get(id(move))
+            try:  # a subscript is quicker than .get(): DRAW and PASS are keys (None) too
+                info = self._info[id(move)]
+            except KeyError:  # any other object: the full checks
+                return self._apply(seat, move, at, 0)
             if info is not None:
                 tid, arm, b, pips = info
                 hands = self.hands
@@ -591,7 +697,11 @@ class Match:
             elif (
                 move.__class__ is Pass
                 and len(self.boneyard) <= self._keep
-                and not self._can_play(seat)
+                and not (
+                    self.hands[seat] & (SUIT[self.ends[0]] | SUIT[self.ends[1]])
+                    if self._line and self.open_arms
+                    else self._can_play(seat)
+                )
             ):
                 self.log.append((PASS_, seat, -1, -1, at))
                 self.passes += 1
@@ -714,14 +824,13 @@ class Match:
     def _end_hand(self, reason: str, out_seat: int | None, at: int) -> bool:
         r = self.rules
         n = self.players
-        pips = []
-        for h in self.hands:
-            p = 0
-            while h:
-                low = h & -h
-                p += PIPS[low.bit_length() - 1]
-                h ^= low
-            pips.append(p)
+        hands = self.hands
+        if r.set == 6:  # 28 tiles: four bytes
+            p0, p1, p2, p3 = _PIP_BYTES_4
+            pips = [p0[h & 255] + p1[h >> 8 & 255] + p2[h >> 16 & 255] + p3[h >> 24] for h in hands]
+        else:
+            size = (set_size(r.set) + 7) // 8
+            pips = [sum(map(getitem, PIP_BYTES, h.to_bytes(size, "little"))) for h in hands]
         outcome = score_hand(r, pips, reason, out_seat, self._orders[self.opener])
         points = outcome.points
         scores = self.scores
@@ -729,8 +838,7 @@ class Match:
             for s in range(n):
                 scores[s] += points[s % 2] + points[s % 2 + 2]
         else:
-            for s in range(n):
-                scores[s] += points[s]
+            scores[:] = map(add, scores, points)
         if r.stake is not None and self.chips is not None and outcome.pot_takers:
             share = self.pot // len(outcome.pot_takers)
             for s in outcome.pot_takers:
@@ -740,15 +848,20 @@ class Match:
             self.hand_number,
             0 if reason == "domino" else 1,
             tuple(outcome.winners),
-            tuple(outcome.points),
-            tuple(self.hands),
+            tuple(points),
+            tuple(hands),
             -1 if outcome.win_seat is None else outcome.win_seat,
         )
         self.log.append((HAND_OVER, -1, -1, -1, at))
-        if match_over(r, self.scores, self.hand_number):
-            winners, draw = match_winners(r, self.scores, outcome.winners, self.forfeits)
-            self.match_winners_ = tuple(winners)
-            self.is_draw = draw
+        if r.match == "single" or match_over(r, scores, self.hand_number):
+            winners = outcome.winners
+            if winners and r.match == "single" and r.out_scoring != "penalty" and not self.forfeits:
+                self.match_winners_ = tuple(sorted(winners))  # match_winners' first case
+                self.is_draw = False
+            else:
+                won, draw = match_winners(r, scores, winners, self.forfeits)
+                self.match_winners_ = tuple(won)
+                self.is_draw = draw
             self.status = "finished"
             self.turn = None
             return True
@@ -1028,4 +1141,5 @@ __all__ = ["ARM_NAMES", "ApplyResult", "Match", "redact_move", "show", "validate
 
 
 _new = object.__new__
+_PIP_BYTES_4 = PIP_BYTES[:4]
 _PLAIN_1 = ApplyResult(None, False, False, 1)

@@ -66,6 +66,9 @@ def closed_winner(
     if pairs and rules.block_winner == "lowest_team":
         value = [pips[s % 2] + pips[s % 2 + 2] for s in range(len(pips))]
     best = min(value)
+    if value.count(best) == 1:  # the common case: one lowest value, no tie to break
+        first = value.index(best)
+        return first, [first]
     tied = [s for s in order if value[s] == best]
     first = tied[0]
     if len(tied) > 1:
@@ -86,39 +89,40 @@ def score_hand(
 ) -> HandOutcome:
     """Score one hand. ``order`` is the play order from the hand's opener."""
     n = len(pips)
+    win_seat: int
     if reason == "domino":
         assert out_seat is not None
-        win_seat: int | None = out_seat
+        win_seat = out_seat
         mode = rules.out_scoring
-        tied = [out_seat]
     else:
-        win_seat, tied = closed_winner(rules, pips, order)
+        found, tied = closed_winner(rules, pips, order)
+        if found is None:
+            return HandOutcome([], None, [0] * n, sorted(tied))
+        win_seat = found
         mode = rules.block_scoring
     points = [0] * n
-    if win_seat is None:
-        return HandOutcome([], None, points, sorted(tied))
-    if rules.teams == "pairs":
-        winners = [win_seat % 2, win_seat % 2 + 2]
-        others = [1 - win_seat % 2, 3 - win_seat % 2]
-    else:
-        winners = [win_seat]
-        others = [s for s in range(n) if s != win_seat]
+    pairs = rules.teams == "pairs"
+    winners = [win_seat % 2, win_seat % 2 + 2] if pairs else [win_seat]
     tens = rules.unit == 10
-    if mode == "penalty":
-        for s in others:
-            points[s] = (pips[s] + 5) // 10 if tens else pips[s]
-        return HandOutcome(winners, win_seat, points, winners)
-    if mode == "opponents":
-        value = sum(pips[s] for s in others)
-    elif mode == "all_others":
+    if mode == "all_others":
         value = sum(pips) - pips[win_seat]
-    elif mode == "difference":
-        value = sum(pips[s] for s in others) - pips[win_seat] * len(others)
     elif mode == "all_hands":
         value = sum(pips)
-    else:  # win: one per hand, whatever the unit
+    elif mode == "win":  # one per hand, whatever the unit
         value = 1
         tens = False
+    else:
+        if pairs:
+            others = [1 - win_seat % 2, 3 - win_seat % 2]
+        else:
+            others = [s for s in range(n) if s != win_seat]
+        if mode == "penalty":
+            for s in others:
+                points[s] = (pips[s] + 5) // 10 if tens else pips[s]
+            return HandOutcome(winners, win_seat, points, winners)
+        value = sum([pips[s] for s in others])
+        if mode == "difference":
+            value -= pips[win_seat] * len(others)
     if tens:
         value = (value + 5) // 10
     for s in winners:
@@ -151,10 +155,15 @@ def match_winners(
     highest total (penalty: lowest); equal totals are a draw. A side with a forfeited seat never
     wins; then the best other side by total wins.
     """
+    if (
+        rules.match == "single"
+        and hand_winners
+        and not forfeits
+        and rules.out_scoring != "penalty"  # ``rules.penalty``, without a property call
+    ):
+        return sorted(hand_winners), False
     n = len(scores)
     pairs = rules.teams == "pairs"
-    if rules.match == "single" and not forfeits and hand_winners and not rules.penalty:
-        return sorted(hand_winners), False
     barred = {s % 2 for s in forfeits} if pairs else set(forfeits)
     totals = {side: t for side, t in side_totals(rules, scores).items() if side not in barred}
     if not totals:
