@@ -39,6 +39,9 @@ def error_body(code: str, message: str) -> bytes:
 class LocalRuntime(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default listen backlog is 5: a burst of clients (a race test, a load
+    # test) would see connections reset before the threads accept them
+    request_queue_size = 128
 
     def __init__(
         self,
