@@ -567,6 +567,17 @@ def measure_cold(python: str, repeats: int) -> dict[str, list[float]]:
 # ------------------------------------------------------------------------------ main
 
 
+def print_shapes(title: str, tallies: list[Counter[Any]]) -> None:
+    """One line per request shape, most frequent first, summed over every game."""
+    total: Counter[str] = Counter()
+    for tally in tallies:
+        for shape, count in tally.items():
+            total[shape_text(shape)] += count
+    print(title)
+    for text, count in total.most_common():
+        print(f"  {count:>6}  {text}")
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
@@ -631,20 +642,8 @@ def main() -> int:
               f"{sum(c.wcu_mismatch for c in costs)}")  # fmt: skip
         if not all(c.finished for c in costs):
             print("(* = stopped before the match ended)")
-        distribution: Counter[str] = Counter()
-        for cost in costs:
-            for shape, count in cost.shapes.items():
-                distribution[shape_text(shape)] += count
-        print("distribution over every play:")
-        for text, count in distribution.most_common():
-            print(f"  {count:>6}  {text}")
-        others_all: Counter[str] = Counter()
-        for cost in costs:
-            for shape, count in cost.other_shapes.items():
-                others_all[shape_text(shape)] += count
-        print("draws and passes:")
-        for text, count in others_all.most_common():
-            print(f"  {count:>6}  {text}")
+        print_shapes("distribution over every play:", [c.shapes for c in costs])
+        print_shapes("draws and passes:", [c.other_shapes for c in costs])
 
         # b ------------------------------------------------------------------
         latency = measure_latency(api, endpoint, plays)
