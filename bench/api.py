@@ -164,15 +164,15 @@ class Api:
         if consumed is None:
             self.calls.append(Call(model.name, None, 0.0, {}))
             return
-        total, table, indexes = 0.0, 0.0, Counter[str]()
+        total, table, indexes = 0.0, 0.0, dict[str, float]()
         for entry in consumed if isinstance(consumed, list) else [consumed]:
             total += float(entry.get("CapacityUnits", 0))
             table += float((entry.get("Table") or {}).get("CapacityUnits", 0))
             for name, units in (entry.get("GlobalSecondaryIndexes") or {}).items():
-                indexes[name] += float(units.get("CapacityUnits", 0))
-        self.calls.append(Call(model.name, total, table, dict(indexes)))
+                indexes[name] = indexes.get(name, 0.0) + float(units.get("CapacityUnits", 0))
+        self.calls.append(Call(model.name, total, table, indexes))
 
-    def handler(self, method: str, path: str) -> tuple[Callable[..., Any], str, dict[str, str]]:
+    def handler(self, method: str, path: str) -> tuple[Callable[..., Any], Any, dict[str, str]]:
         found = self.template.find_route(method, path)
         assert found is not None, (method, path)
         route, params = found
@@ -220,8 +220,9 @@ def raw_client(endpoint: str) -> Any:
     import boto3
     from botocore.config import Config
 
-    config = Config(retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2,
-                    read_timeout=5)  # fmt: skip
+    config = Config(
+        retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+    )
     return boto3.session.Session().client("dynamodb", endpoint_url=endpoint, config=config)
 
 
@@ -275,8 +276,15 @@ def new_game(api: Api, preset: str, players: int, seed: int) -> tuple[str, dict[
     return view["id"], view
 
 
-def measure_costs(api: Api, client: Any, preset: str, players: int, seed: int,
-                  max_hands: int | None, max_actions: int = 6000) -> PresetCost:  # fmt: skip
+def measure_costs(
+    api: Api,
+    client: Any,
+    preset: str,
+    players: int,
+    seed: int,
+    max_hands: int | None,
+    max_actions: int = 6000,
+) -> PresetCost:
     cost = PresetCost(preset, players)
     game_id, view = new_game(api, preset, players, seed)
     api.hook()
@@ -451,24 +459,37 @@ def measure_latency(api: Api, endpoint: str, plays: int, warmup: int = 20) -> La
 
 # ------------------------------------------------------------------------------ c. cold start
 
-HANDLER_IMPORT = """
-import importlib.util, sys, time
-started = time.perf_counter()
+LOAD_HANDLER = """
 spec = importlib.util.spec_from_file_location("play_app", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 sys.modules["play_app"] = module
 spec.loader.exec_module(module)
 assert module.app is not None and callable(module.handler)
+"""
+HANDLER_IMPORT = f"""
+import importlib.util, sys, time
+started = time.perf_counter()
+{LOAD_HANDLER}
 print(time.perf_counter() - started)
 """
 BARE_IMPORT = """
-import time
+import importlib.util, sys, time
 started = time.perf_counter()
 import boto3, pydantic, aws_lambda_powertools.event_handler
 print(time.perf_counter() - started)
 """
-#: the same, with pydantic's model machinery loaded: ``import pydantic`` is lazy in pydantic 2,
-#: so the bare line above leaves out what any use of a model pays
+#: both in one interpreter: what the handler adds on top of the bare set, without the noise
+#: between two processes
+MARGINAL_IMPORT = f"""
+import importlib.util, sys, time
+started = time.perf_counter()
+import boto3, pydantic, aws_lambda_powertools.event_handler
+bare = time.perf_counter()
+{LOAD_HANDLER}
+print(time.perf_counter() - bare, bare - started)
+"""
+#: pydantic's model machinery: ``import pydantic`` is lazy in pydantic 2, so the bare line
+#: leaves out what a ``BaseModel`` would cost (the request bodies use pydantic-core schemas)
 BARE_MODEL_IMPORT = """
 import time
 started = time.perf_counter()
@@ -483,7 +504,7 @@ PIECES = {
     "+ Logger() + Metrics()": "from aws_lambda_powertools import Logger, Metrics\n"
     "Logger(service='domino'); Metrics(namespace='Domino', service='domino')",
     "+ domino.engine": "import domino.engine",
-    "+ domino.api.models (pydantic models)": "import domino.api.models",
+    "+ domino.api.models (pydantic-core validators)": "import domino.api.models",
     "+ idempotency utility": "import aws_lambda_powertools.utilities.idempotency",
     "+ APIGatewayHttpResolver(enable_validation)": "from aws_lambda_powertools.event_handler "
     "import APIGatewayHttpResolver\nAPIGatewayHttpResolver(enable_validation=True)",
@@ -506,14 +527,22 @@ def runtime_python() -> tuple[str, str]:
     stamp = RUNTIME_VENV / ".requirements-sha256"
     if python.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return str(python), f"{RUNTIME_VENV.name} (runtime dependencies only)"
-    print(f"creating {RUNTIME_VENV.name} (pip install -r shared/requirements.txt) ...",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"creating {RUNTIME_VENV.name} (pip install -r shared/requirements.txt) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(RUNTIME_VENV)],
-                       check=True, timeout=60, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--clear", str(RUNTIME_VENV)],
+            check=True,
+            timeout=60,
+            capture_output=True,
+        )
         pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        subprocess.run([*pip, "-r", str(requirements)], check=True, timeout=150,
-                       capture_output=True)  # fmt: skip
+        subprocess.run(
+            [*pip, "-r", str(requirements)], check=True, timeout=150, capture_output=True
+        )
         stamp.write_text(digest)
         return str(python), f"{RUNTIME_VENV.name} (runtime dependencies only, just created)"
     except (subprocess.SubprocessError, OSError) as err:
@@ -529,35 +558,41 @@ def cold_env() -> dict[str, str]:
 
 
 def measure_cold(python: str, repeats: int) -> dict[str, list[float]]:
+    """Fresh interpreters: handler and bare alternately (ABBA, so drift on a shared machine hits
+    both alike), then the marginal cost in one interpreter, then the pieces."""
     play = str(REPO / "functions" / "play" / "app.py")
     env = cold_env()
     runs: dict[str, list[float]] = {
-        "handler": [],
-        "bare": [],
-        "bare_models": [],
-        "handler_wall": [],
-        "bare_wall": [],
-        "bare_models_wall": [],
+        name: []
+        for name in ("handler", "bare", "ratio", "bare_models", "marginal", "marginal_bare")
     }
 
-    def once(code: str, *args: str) -> tuple[float, float]:
-        started = time.perf_counter()
-        out = subprocess.run([python, "-c", code, *args], env=env, cwd=REPO, check=True,
-                             capture_output=True, text=True, timeout=60)  # fmt: skip
-        wall = time.perf_counter() - started
-        return float(out.stdout.strip().splitlines()[-1]), wall
+    def once(code: str, *args: str) -> list[float]:
+        out = subprocess.run(
+            [python, "-c", code, *args],
+            env=env,
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return [float(x) for x in out.stdout.split()]
 
     once(HANDLER_IMPORT, play)  # bytecode caches written, as a built layer ships them
     once(BARE_IMPORT)
-    for _ in range(repeats):
-        for name, code, args in (
-            ("handler", HANDLER_IMPORT, (play,)),
-            ("bare", BARE_IMPORT, ()),
-            ("bare_models", BARE_MODEL_IMPORT, ()),
-        ):
-            inner, wall = once(code, *args)
-            runs[name].append(inner)
-            runs[f"{name}_wall"].append(wall)
+    for round_ in range(repeats):
+        first_handler = round_ % 2 == 0
+        pair = [("handler", HANDLER_IMPORT, (play,)), ("bare", BARE_IMPORT, ())]
+        seconds = {}
+        for name, code, args in pair if first_handler else pair[::-1]:
+            seconds[name] = once(code, *args)[0]
+            runs[name].append(seconds[name])
+        runs["ratio"].append(seconds["handler"] / seconds["bare"])
+        runs["bare_models"].append(once(BARE_MODEL_IMPORT)[0])
+        marginal, bare = once(MARGINAL_IMPORT, play)
+        runs["marginal"].append(marginal)
+        runs["marginal_bare"].append(bare)
     for _ in range(max(3, repeats // 2)):
         for name, piece in PIECES.items():
             runs.setdefault(name, []).append(once(PIECE_IMPORT.format(piece=piece))[0])
@@ -582,125 +617,158 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2 hands per game, fewer samples")
-    args = parser.parse_args()
-    # GET handlers add no metric: Powertools warns about it once per process
-    warnings.filterwarnings("ignore", message="No application metrics to publish")
-    plays = 100 if args.quick else 300
-    repeats = 5 if args.quick else 7
-    max_hands = 2 if args.quick else None
-    started = time.perf_counter()
-
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"bench/api.py {'--quick ' if args.quick else ''}{when}, "
-          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-    server, endpoint = start_database()
-    try:
-        api = Api()
-        client = raw_client(endpoint)
-
-        # a ------------------------------------------------------------------
-        costs = []
-        for index, (preset, players) in enumerate(GAMES):
-            costs.append(measure_costs(api, client, preset, players, 7 + index, max_hands))
-        print("\na. DynamoDB per accepted play (whole matches"
-              f"{', first 2 hands' if args.quick else ''}; goal 1R+1W, 1 RCU + 1 WCU)")  # fmt: skip
-        header = (f"{'preset':<16}{'n':>2}{'hands':>6}{'plays':>6}{'exact':>7}{'%':>6}"
-                  f"{'table':>7}{'max item B':>11}{'draw/pass R+W':>15}"
-                  "  exceptions (count x shape)")  # fmt: skip
-        print(header)
-        print("-" * len(header))
-        for cost in costs:
-            exceptions = [
-                f"{count}x {shape_text(shape)}"
-                for shape, count in sorted(cost.shapes.items(), key=lambda kv: -kv[1])
-                if shape[1:5] != (1, 1, 1.0, 1.0)
-            ]
-            others = sorted({f"{s[1]}+{s[2]}" for s in cost.other_shapes})
-            share = 100 * cost.exact / cost.plays if cost.plays else 0
-            finished = "" if cost.finished else "*"
-            print(f"{cost.preset:<16}{cost.players:>2}{cost.hands:>5}{finished:1}{cost.plays:>6}"
-                  f"{cost.exact:>7}{share:>6.1f}{cost.exact_table:>7}{cost.max_item:>11}"
-                  f"{','.join(others) or '-':>15}  {'; '.join(exceptions) or 'none'}")  # fmt: skip
-            for error in cost.errors:
-                print(f"    ERROR {error}")
-        total_plays = sum(c.plays for c in costs)
-        total_exact = sum(c.exact for c in costs)
-        six = [c for c in costs if c.preset != "chipre"]
+def report_costs(api: Api, client: Any, max_hands: int | None) -> None:
+    costs = []
+    for index, (preset, players) in enumerate(GAMES):
+        costs.append(measure_costs(api, client, preset, players, 7 + index, max_hands))
+    print(
+        "\na. DynamoDB per accepted play (whole matches"
+        f"{', first 2 hands' if max_hands else ''}; goal 1R+1W, 1 RCU + 1 WCU)"
+    )
+    header = (
+        f"{'preset':<16}{'n':>2}{'hands':>6}{'plays':>6}{'exact':>7}{'%':>6}"
+        f"{'table':>7}{'max item B':>11}{'draw/pass R+W':>15}"
+        "  exceptions (count x shape)"
+    )
+    print(header)
+    print("-" * len(header))
+    for cost in costs:
+        exceptions = [
+            f"{count}x {shape_text(shape)}"
+            for shape, count in sorted(cost.shapes.items(), key=lambda kv: -kv[1])
+            if shape[1:5] != (1, 1, 1.0, 1.0)
+        ]
+        others = sorted({f"{s[1]}+{s[2]}" for s in cost.other_shapes})
+        share = 100 * cost.exact / cost.plays if cost.plays else 0
+        finished = "" if cost.finished else "*"
         print(
-            "exact: plays with 1R+1W and 1 RCU + 1 WCU in all (GSIs included); table: the "
-            "same counting only the base table's units"
+            f"{cost.preset:<16}{cost.players:>2}{cost.hands:>5}{finished:1}{cost.plays:>6}"
+            f"{cost.exact:>7}{share:>6.1f}{cost.exact_table:>7}{cost.max_item:>11}"
+            f"{','.join(others) or '-':>15}  {'; '.join(exceptions) or 'none'}"
         )
-        print(f"all: {total_exact}/{total_plays} plays exactly 1R+1W and 1RCU+1WCU, "
-              f"{sum(c.exact_table for c in costs)} counting the table alone; "
-              f"largest double-six item {max(c.max_item for c in six)} B, "
-              f"chipre {max(c.max_item for c in costs if c.preset == 'chipre')} B; "
-              f"game writes whose WCU != ceil(max(old,new)/1KB): "
-              f"{sum(c.wcu_mismatch for c in costs)}")  # fmt: skip
-        if not all(c.finished for c in costs):
-            print("(* = stopped before the match ended)")
-        print_shapes("distribution over every play:", [c.shapes for c in costs])
-        print_shapes("draws and passes:", [c.other_shapes for c in costs])
+        for error in cost.errors:
+            print(f"    ERROR {error}")
+    total_plays = sum(c.plays for c in costs)
+    total_exact = sum(c.exact for c in costs)
+    six = [c for c in costs if c.preset != "chipre"]
+    print(
+        "exact: plays with 1R+1W and 1 RCU + 1 WCU in all (GSIs included); table: the "
+        "same counting only the base table's units"
+    )
+    print(
+        f"all: {total_exact}/{total_plays} plays exactly 1R+1W and 1RCU+1WCU, "
+        f"{sum(c.exact_table for c in costs)} counting the table alone; "
+        f"largest double-six item {max(c.max_item for c in six)} B, "
+        f"chipre {max(c.max_item for c in costs if c.preset == 'chipre')} B; "
+        f"game writes whose WCU != ceil(max(old,new)/1KB): "
+        f"{sum(c.wcu_mismatch for c in costs)}"
+    )
+    if not all(c.finished for c in costs):
+        print("(* = stopped before the match ended)")
+    print_shapes("distribution over every play:", [c.shapes for c in costs])
+    print_shapes("draws and passes:", [c.other_shapes for c in costs])
 
-        # b ------------------------------------------------------------------
-        latency = measure_latency(api, endpoint, plays)
-        p50 = percentile(latency.handler, 0.5)
-        p95 = percentile(latency.handler, 0.95)
-        outside = [h - i for h, i in zip(latency.handler, latency.in_store, strict=True)]
-        b50 = percentile(latency.bare_client, 0.5)
-        b95 = percentile(latency.bare_client, 0.95)
-        t50 = percentile(latency.bare_table, 0.5)
-        t95 = percentile(latency.bare_table, 0.95)
-        sizes = f"{min(latency.sizes)}-{max(latency.sizes)} B"
-        print(f"\nb. play handler latency on DynamoDB Local, {len(latency.handler)} plays "
-              f"(dos-jugadores, items {sizes}; goal <= 1.3x)")  # fmt: skip
-        print(f"{'':<44}{'p50 ms':>9}{'p95 ms':>9}{'mean ms':>9}")
-        rows = (
-            ("play handler (event -> response)", latency.handler),
-            ("  of which in the store's DynamoDB requests", latency.in_store),
-            ("  of which outside them (handler - store)", outside),
-            ("bare GetItem+PutItem, low-level client", latency.bare_client),
-            ("bare GetItem+PutItem, Table resource", latency.bare_table),
-            ("bare GetItem+conditional PutItem, client", latency.bare_conditional),
-        )
-        for name, values in rows:
-            print(f"{name:<44}{ms(percentile(values, 0.5)):>9}{ms(percentile(values, 0.95)):>9}"
-                  f"{ms(statistics.fmean(values)):>9}")  # fmt: skip
-        c50 = percentile(latency.bare_conditional, 0.5)
-        c95 = percentile(latency.bare_conditional, 0.95)
-        print(f"ratio handler / bare GetItem+PutItem (client): p50 {p50 / b50:.2f}x, "
-              f"p95 {p95 / b95:.2f}x; (Table resource): p50 {p50 / t50:.2f}x, "
-              f"p95 {p95 / t95:.2f}x; / bare with the conditional put: p50 {p50 / c50:.2f}x, "
-              f"p95 {p95 / c95:.2f}x")  # fmt: skip
-    finally:
-        server.stop()
 
-    # c ----------------------------------------------------------------------
+def report_latency(api: Api, endpoint: str, plays: int) -> None:
+    latency = measure_latency(api, endpoint, plays)
+    outside = [h - i for h, i in zip(latency.handler, latency.in_store, strict=True)]
+    sizes = f"{min(latency.sizes)}-{max(latency.sizes)} B"
+    print(
+        f"\nb. play handler latency on DynamoDB Local, {len(latency.handler)} plays "
+        f"(dos-jugadores, items {sizes}; goal <= 1.3x)"
+    )
+    print(f"{'':<44}{'p50 ms':>9}{'p95 ms':>9}{'mean ms':>9}")
+    rows = (
+        ("play handler (event -> response)", latency.handler),
+        ("  of which in the store's DynamoDB requests", latency.in_store),
+        ("  of which outside them (handler - store)", outside),
+        ("bare GetItem+PutItem, low-level client", latency.bare_client),
+        ("bare GetItem+PutItem, Table resource", latency.bare_table),
+        ("bare GetItem+conditional PutItem, client", latency.bare_conditional),
+    )
+    for name, values in rows:
+        p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+        print(f"{name:<44}{ms(p50):>9}{ms(p95):>9}{ms(statistics.fmean(values)):>9}")
+
+    def ratios(bare: list[float]) -> str:
+        p50 = percentile(latency.handler, 0.5) / percentile(bare, 0.5)
+        p95 = percentile(latency.handler, 0.95) / percentile(bare, 0.95)
+        return f"p50 {p50:.2f}x, p95 {p95:.2f}x"
+
+    print(
+        f"ratio handler / bare GetItem+PutItem (client): {ratios(latency.bare_client)}; "
+        f"(Table resource): {ratios(latency.bare_table)}; "
+        f"/ bare with the conditional put: {ratios(latency.bare_conditional)}"
+    )
+
+
+def report_cold(repeats: int) -> None:
     python, which = runtime_python()
     cold = measure_cold(python, repeats)
     h, b = statistics.median(cold["handler"]), statistics.median(cold["bare"])
-    hw, bw = statistics.median(cold["handler_wall"]), statistics.median(cold["bare_wall"])
-    print(f"\nc. cold start, median of {repeats} fresh interpreters each (goal <= 1.15x); {which}")
-    print(f"{'':<54}{'import ms':>10}{'process ms':>11}")
-    print(f"{'play handler module (functions/play/app.py + resolver)':<54}{ms(h):>10}{ms(hw):>11}")
-    print(f"{'bare import boto3, pydantic, powertools.event_handler':<54}{ms(b):>10}{ms(bw):>11}")
+    q = statistics.quantiles(cold["ratio"], n=4)
+    added = [m / bare for m, bare in zip(cold["marginal"], cold["marginal_bare"], strict=True)]
+    print(
+        f"\nc. cold start, {repeats} fresh interpreters each, alternating (goal <= 1.15x); {which}"
+    )
+    print(f"{'play handler module (functions/play/app.py + resolver)':<58}{ms(h):>9} ms")
+    print(f"{'bare import boto3, pydantic, powertools.event_handler':<58}{ms(b):>9} ms")
+    print(
+        "ratio, handler / bare of the same round: median "
+        f"{statistics.median(cold['ratio']):.3f}x (quartiles {q[0]:.3f}-{q[2]:.3f}x); "
+        f"ratio of the medians {h / b:.3f}x"
+    )
+    print(
+        f"in one interpreter, after the bare imports: the handler adds "
+        f"{ms(statistics.median(cold['marginal']))} ms = "
+        f"{1 + statistics.median(added):.3f}x of that run's bare imports"
+    )
     bm = statistics.median(cold["bare_models"])
-    print(f"{'bare, with pydantic.BaseModel loaded':<54}{ms(bm):>10}"
-          f"{ms(statistics.median(cold['bare_models_wall'])):>11}")  # fmt: skip
-    print(f"ratio to bare with BaseModel: import {h / bm:.2f}x")
-    print(f"ratio: import {h / b:.2f}x, whole process {hw / bw:.2f}x "
-          f"(import runs ms: handler {', '.join(ms(x) for x in cold['handler'])}; "
-          f"bare {', '.join(ms(x) for x in cold['bare'])})")  # fmt: skip
+    print(f"(for scale: bare with pydantic.BaseModel loaded {ms(bm)} ms = {bm / b:.2f}x)")
     print("what the handler adds, one piece at a time after the bare imports (median; pieces")
-    print("overlap, e.g. pydantic's model machinery, so they need not add up to the difference):")
+    print("overlap, so they need not add up to the difference):")
     for name in PIECES:
         extra = statistics.median(cold[name])
         print(f"  {name:<52}{ms(extra):>10} ms  ({extra / b:+.0%} of bare)")
-    print(f"\ntotal {time.perf_counter() - started:.0f} s, load average now "
-          f"{os.getloadavg()[0]:.1f} (other work on the machine skews b and c)")  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="2 hands per game, fewer samples")
+    parser.add_argument(
+        "--only",
+        choices=("a", "b", "c"),
+        nargs="+",
+        default=["a", "b", "c"],
+        help="run only these parts (a: costs, b: latency, c: cold start)",
+    )
+    args = parser.parse_args()
+    parts = set(args.only)
+    # GET handlers add no metric: Powertools warns about it once per process
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    started = time.perf_counter()
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(
+        f"bench/api.py {' '.join(sys.argv[1:])} {when}, "
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    if parts & {"a", "b"}:
+        server, endpoint = start_database()
+        try:
+            api = Api()
+            if "a" in parts:
+                report_costs(api, raw_client(endpoint), 2 if args.quick else None)
+            if "b" in parts:
+                report_latency(api, endpoint, 100 if args.quick else 300)
+        finally:
+            server.stop()
+    if "c" in parts:
+        report_cold(11 if args.quick else 21)
+    print(
+        f"\ntotal {time.perf_counter() - started:.0f} s, load average now "
+        f"{os.getloadavg()[0]:.1f} (other work on the machine skews b and c)"
+    )
     return 0
 
 

@@ -1,8 +1,8 @@
 """docs/openapi.yaml is valid OpenAPI 3.1 and in step with the code.
 
 Its routes are the template's (plus the local runtime's dev-only ``POST /dev/token``), its error
-codes are ``STATUS_BY_CODE``, its request schemas name the request models' fields, and the
-views, summaries, moves and presets the code builds validate against its schemas.
+codes are ``STATUS_BY_CODE``, its request schemas state the request validators' fields and
+bounds, and the views, summaries, moves and presets the code builds validate against its schemas.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
 from domino.local.template import Template
 from domino.service.views import game_view, move_list, summary
 from domino.store.games import GameRecord, Seat
+from pydantic.json_schema import GenerateJsonSchema
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC_PATH = REPO / "docs" / "openapi.yaml"
@@ -152,16 +153,38 @@ def test_mutating_routes_take_if_match_and_idempotency_key() -> None:
         assert ("If-Match" in names) == path.startswith("/games/{id}/"), path
 
 
-@pytest.mark.parametrize(
-    ("schema", "model"),
-    [("CreateGame", CreateGame), ("Deal", Deal), ("JoinGame", JoinGame), ("PlayTile", PlayTile)],
-)
-def test_request_schemas_name_the_models_fields(schema: str, model: Any) -> None:
-    body = spec()["components"]["schemas"][schema]
-    assert set(body["properties"]) == set(model.model_fields)
-    required = {name for name, f in model.model_fields.items() if f.is_required()}
-    assert set(body.get("required", [])) == required
-    assert body["additionalProperties"] is False  # the models forbid extra fields
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+          "maxItems", "maxProperties", "enum", "default")  # fmt: skip
+
+
+def bounds(schema: dict[str, Any]) -> dict[str, Any]:
+    """The bounds a property states, through ``$ref`` and ``anyOf`` with null."""
+    if "$ref" in schema:
+        schema = {**resolve(schema["$ref"]), **{k: v for k, v in schema.items() if k != "$ref"}}
+    out = {key: schema[key] for key in BOUNDS if key in schema}
+    for branch in schema.get("anyOf", []):
+        if branch.get("type") != "null":
+            out.update({k: v for k, v in bounds(branch).items() if k not in out})
+    return out
+
+
+@pytest.mark.parametrize("model", [CreateGame, Deal, JoinGame, PlayTile], ids=lambda m: m.__name__)
+def test_request_schemas_match_the_validators(model: Any) -> None:
+    """Field names, required fields and every bound the code checks are in the document."""
+    body = spec()["components"]["schemas"][model.__name__]
+    code = GenerateJsonSchema().generate(model.schema())
+    assert set(body["properties"]) == set(code["properties"]) == set(model.FIELDS)
+    assert set(body.get("required", [])) == set(code.get("required", [])) == model.required()
+    assert body["additionalProperties"] is False  # the validators forbid extra fields
+    for name, prop in code["properties"].items():
+        stated = bounds(body["properties"][name])
+        for key, value in bounds(prop).items():
+            where = f"{model.__name__}.{name}: {key}"
+            if key in ("minLength", "maxLength") and "enum" in stated:  # a closed list of names
+                assert all(value <= len(v) if key == "minLength" else len(v) <= value
+                           for v in stated["enum"]), where  # fmt: skip
+            else:
+                assert stated.get(key) == value, where
 
 
 # ---------------------------------------------------------------------- what the code sends

@@ -1,11 +1,19 @@
-"""Request models: pydantic at the edge, bounded so that bad input is a clear 400."""
+"""Request bodies, validated at the edge and bounded so that bad input is a clear 400.
+
+Each body is a pydantic-core schema: the validator that pydantic's ``BaseModel`` compiles to,
+written out. Validation, error types and messages are pydantic's; what a function does not load
+is pydantic's model machinery (``BaseModel``, field introspection, schema generation), 30-60 ms of
+every cold start (docs/decisions.md, "Request bodies"). A validated body is an instance of its
+class, fields as attributes, as a model would be.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import CoreConfig, SchemaValidator, ValidationError
+from pydantic_core import core_schema as cs
 
 from domino.api.errors import ApiError
 
@@ -14,6 +22,8 @@ if TYPE_CHECKING:
 
 MAX_NAME = 40
 TILE_TEXT = re.compile(r"[0-9]{1,2} *- *[0-9]{1,2}")
+_CONFIG = CoreConfig(str_strip_whitespace=True)
+_REQUIRED = object()
 
 
 def invalid_request(err: ValidationError) -> ApiError:
@@ -31,66 +41,147 @@ def invalid_request(err: ValidationError) -> ApiError:
     )
 
 
-class Request(BaseModel):
-    # defer_build: a function builds only the models it uses, on first use (cold starts)
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
+def text(min_length: int, max_length: int) -> cs.CoreSchema:
+    return cs.str_schema(min_length=min_length, max_length=max_length)
+
+
+def optional(schema: cs.CoreSchema) -> cs.CoreSchema:
+    return cs.nullable_schema(schema)
+
+
+def one_of(*values: str) -> cs.CoreSchema:
+    return cs.literal_schema(list(values))
+
+
+def whole(ge: int, le: int | None = None, lt: int | None = None) -> cs.CoreSchema:
+    """An integer; strict, so that ``true``, ``2.0`` and ``"2"`` are refused, not coerced."""
+    return cs.int_schema(ge=ge, le=le, lt=lt, strict=True)
+
+
+class Request:
+    """A validated request body; subclasses declare ``FIELDS``: name -> (schema, default)."""
+
+    # what pydantic-core's model schema sets on an instance
+    __slots__ = (
+        "__dict__",
+        "__pydantic_extra__",
+        "__pydantic_fields_set__",
+        "__pydantic_private__",
+    )
+    FIELDS: ClassVar[dict[str, tuple[cs.CoreSchema, Any]]]
+    #: read by pydantic's JSON Schema generator (tests/test_openapi.py checks docs/openapi.yaml)
+    model_config: ClassVar[dict[str, Any]] = {}
+    _validator: ClassVar[SchemaValidator]
+
+    def __init_subclass__(cls) -> None:
+        cls._validator = SchemaValidator(cls.schema())
+
+    @classmethod
+    def schema(cls) -> cs.CoreSchema:
+        fields = {
+            name: cs.model_field(
+                schema if default is _REQUIRED else cs.with_default_schema(schema, default=default)
+            )
+            for name, (schema, default) in cls.FIELDS.items()
+        }
+        return cs.model_schema(
+            cls,
+            cs.model_fields_schema(fields, model_name=cls.__name__, extra_behavior="forbid"),
+            config=_CONFIG,
+        )
+
+    @classmethod
+    def required(cls) -> set[str]:
+        return {name for name, (_, default) in cls.FIELDS.items() if default is _REQUIRED}
 
     @classmethod
     def parse(cls, raw: str | None) -> Self:
         """Validate a raw JSON body (an empty body counts as ``{}``)."""
         try:
-            return cls.model_validate_json(raw if raw and raw.strip() else "{}")
+            body: Self = cls._validator.validate_json(raw if raw and raw.strip() else "{}")
         except ValidationError as err:
             raise invalid_request(err) from None
+        return body
+
+    def fields(self, *, exclude_none: bool = False) -> dict[str, Any]:
+        """The fields as a dict (nested bodies too)."""
+        out = {}
+        for name in self.FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, Request):
+                value = value.fields(exclude_none=exclude_none)
+            if value is not None or not exclude_none:
+                out[name] = value
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def _tile_text(value: str) -> str:
+    # checked here so that the message gives no example tile (API.md: a message never names a
+    # hidden tile); whether the tile is in the game's set is the engine's check
+    if not TILE_TEXT.fullmatch(value):
+        raise ValueError("a tile is two numbers joined by '-'")
+    return value
 
 
 class Deal(Request):
-    hands: list[list[str]] = Field(max_length=10)
-    boneyard: list[str] | None = Field(default=None, max_length=136)
+    hands: list[list[str]]
+    boneyard: list[str] | None
+    FIELDS = {
+        "hands": (cs.list_schema(cs.list_schema(cs.str_schema()), max_length=10), _REQUIRED),
+        "boneyard": (optional(cs.list_schema(cs.str_schema(), max_length=136)), None),
+    }
 
 
 class CreateGame(Request):
-    preset: str = Field(min_length=1, max_length=40)
-    players: int = Field(ge=2, le=10)
-    rules: dict[str, Any] | None = Field(default=None, max_length=30)
-    bots: int = Field(default=0, ge=0, le=9)
-    bot_level: Literal["random", "greedy", "strategist"] = "strategist"
-    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME)
-    turn_timeout_hours: float | None = Field(default=None, gt=0, le=24 * 30)
-    on_timeout: Literal["auto", "forfeit"] = "auto"
-    private: bool = False
-    deal: Deal | None = None
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
-
-    @field_validator("players", "bots", mode="before")
-    @classmethod
-    def whole_number(cls, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError("must be a whole number")
-        return value
+    preset: str
+    players: int
+    rules: dict[str, Any] | None
+    bots: int
+    bot_level: str
+    name: str | None
+    turn_timeout_hours: float | None
+    on_timeout: str
+    private: bool
+    deal: Deal | None
+    seed: int | None
+    FIELDS = {
+        "preset": (text(1, 40), _REQUIRED),
+        "players": (whole(2, 10), _REQUIRED),
+        "rules": (optional(cs.dict_schema(cs.str_schema(), cs.any_schema(), max_length=30)), None),
+        "bots": (whole(0, 9), 0),
+        "bot_level": (one_of("random", "greedy", "strategist"), "strategist"),
+        "name": (optional(text(1, MAX_NAME)), None),
+        "turn_timeout_hours": (optional(cs.float_schema(gt=0, le=24 * 30)), None),
+        "on_timeout": (one_of("auto", "forfeit"), "auto"),
+        "private": (cs.bool_schema(), False),
+        "deal": (optional(Deal.schema()), None),
+        "seed": (optional(cs.int_schema(ge=0, le=2**63 - 1)), None),
+    }
 
     def name_for(self, caller: Caller) -> str:
         """``name`` is the creator's display name at the table, as in a join."""
         return self.name or caller.name
 
     def deal_dict(self) -> dict[str, Any] | None:
-        return self.deal.model_dump(exclude_none=True) if self.deal else None
+        return self.deal.fields(exclude_none=True) if self.deal else None
 
 
 class JoinGame(Request):
-    seat: int | None = Field(default=None, ge=0, le=9, strict=True)
-    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME)
+    seat: int | None
+    name: str | None
+    FIELDS = {
+        "seat": (optional(whole(0, 9)), None),
+        "name": (optional(text(1, MAX_NAME)), None),
+    }
 
 
 class PlayTile(Request):
-    tile: str = Field(min_length=3, max_length=7)
-    end: str | None = Field(default=None, min_length=1, max_length=12)
-
-    @field_validator("tile")
-    @classmethod
-    def tile_text(cls, value: str) -> str:
-        # checked here so that the message gives no example tile (API.md: a message never
-        # names a hidden tile); whether the tile is in the game's set is the engine's check
-        if not TILE_TEXT.fullmatch(value):
-            raise ValueError("a tile is two numbers joined by '-'")
-        return value
+    tile: str
+    end: str | None
+    FIELDS = {
+        "tile": (cs.no_info_after_validator_function(_tile_text, text(3, 7)), _REQUIRED),
+        "end": (optional(text(1, 12)), None),
+    }
