@@ -3,11 +3,14 @@ the first response and the move is applied once; the key belongs to its caller."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from domino.api import http
 
 from tests.integration.client import DOS_DEAL, Api
 from tests.integration.test_concurrency import codes, my_games, race
-from tests.integration.test_errors import refused, unchanged
+from tests.integration.test_errors import refused, throttled, unchanged
 
 pytestmark = pytest.mark.ddb
 
@@ -96,4 +99,35 @@ def test_duplicates_in_flight_are_never_a_500(api: Api, duel: str) -> None:
     bodies = [body for status, body in results if status == 200]
     for body in bodies[1:]:
         assert body == bodies[0], {k: (v, body[k]) for k, v in bodies[0].items() if body[k] != v}
+    assert api.get(duel, "bob").ok()["version"] == 3
+
+
+def test_a_throttled_idempotency_table_is_503_and_changes_nothing(
+    api: Api, duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    k = key(f"throttled-{duel}")
+    with unchanged(api, duel):
+        monkeypatch.setattr(http._idempotency()[1].client, "put_item", throttled)
+        reply = api.play(duel, "bob", "6-6", headers=k)
+        monkeypatch.undo()
+        refused(reply, 503, "unavailable")
+        assert int(reply.header("Retry-After") or 0) > 0
+    assert api.play(duel, "bob", "6-6", headers=k).ok()["version"] == 3  # the retry applies it
+
+
+def test_a_move_applied_whose_record_was_not_saved_is_still_answered(
+    api: Api, duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recording the response (UpdateItem) fails after the move was written: the caller gets the
+    move's answer, not an error for a move that happened."""
+    calls: list[Any] = []
+
+    def failing_update(**kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return throttled()
+
+    monkeypatch.setattr(http._idempotency()[1].client, "update_item", failing_update)
+    played = api.play(duel, "bob", "6-6", headers=key(f"unsaved-{duel}"))
+    monkeypatch.undo()
+    assert calls and played.ok()["version"] == 3
     assert api.get(duel, "bob").ok()["version"] == 3

@@ -62,3 +62,10 @@ class ApiError(Exception):
         if self.fields is not None:
             error["fields"] = self.fields
         return {"error": error, **self.extra}
+
+
+def unavailable() -> ApiError:
+    """DynamoDB throttled after the SDK's retries: 503 and when to come back."""
+    return ApiError(
+        "unavailable", "The service is busy; retry shortly.", headers={"Retry-After": "1"}
+    )

@@ -27,15 +27,17 @@ from aws_lambda_powertools.utilities.idempotency import (
 )
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
+    IdempotencyInconsistentStateError,
+    IdempotencyPersistenceLayerError,
     IdempotencyValidationError,
 )
 
 from domino.api.app import json_response
-from domino.api.errors import ApiError
+from domino.api.errors import ApiError, unavailable
 from domino.api.identity import Caller, caller_from_event
 from domino.api.settings import settings
 from domino.service.games import GameService, Outcome
-from domino.store.games import GameStore
+from domino.store.games import GameStore, throttled
 
 logger = Logger(service="domino")
 metrics = Metrics(namespace="Domino", service="domino")
@@ -56,7 +58,9 @@ def service() -> GameService:
 
 
 @lru_cache(maxsize=1)
-def _idempotency() -> tuple[IdempotencyConfig, Callable[..., dict[str, Any]]]:
+def _idempotency() -> tuple[
+    IdempotencyConfig, DynamoDBPersistenceLayer, Callable[..., dict[str, Any]]
+]:
     config = IdempotencyConfig(
         event_key_jmespath="key",
         payload_validation_jmespath="payload",
@@ -72,7 +76,7 @@ def _idempotency() -> tuple[IdempotencyConfig, Callable[..., dict[str, Any]]]:
         outcome = _pending.get()()
         return {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
 
-    return config, run_once
+    return config, persistence, run_once
 
 
 def caller(app: APIGatewayHttpResolver) -> Caller:
@@ -94,10 +98,12 @@ def mutate(
     """Run a mutating command once per ``Idempotency-Key`` (when the client sends one)."""
     who = caller(app)
     key = header(app, "Idempotency-Key")
+    ran: list[Outcome] = []
 
     def run() -> Outcome:
         outcome = command(who)
         count(metric)  # only when the command ran: a replay is not a second move
+        ran.append(outcome)
         return outcome
 
     if key is None:
@@ -119,7 +125,7 @@ def mutate(
                 f"{event.http_method} {event.path} {canonical}".encode()
             ).hexdigest(),
         }
-        config, run_once = _idempotency()
+        config, _, run_once = _idempotency()
         config.register_lambda_context(app.lambda_context)
         token = _pending.set(run)
         try:
@@ -128,12 +134,20 @@ def mutate(
             raise ApiError(
                 "idempotency_key_reused", "This Idempotency-Key was used with another request."
             ) from None
-        except IdempotencyAlreadyInProgressError:
+        except (IdempotencyAlreadyInProgressError, IdempotencyInconsistentStateError):
+            # inconsistent: the key's record changed under Powertools' retries; it settles
             raise ApiError(
                 "conflict",
                 "A request with this Idempotency-Key is in progress.",
                 headers={"Retry-After": "1"},
             ) from None
+        except IdempotencyPersistenceLayerError as err:
+            if ran:  # the command was applied and only recording its answer failed: answer it
+                logger.warning("idempotency record not saved", exc_info=True)
+                return respond(ran[0])
+            if throttled(err):
+                raise unavailable() from None
+            raise
         finally:
             _pending.reset(token)
         outcome = Outcome(stored["status"], stored["body"], stored["headers"])

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domino.api.errors import ApiError
+from domino.api.errors import ApiError, unavailable
 from domino.api.identity import Caller
 from domino.api.models import CreateGame, JoinGame, PlayTile
 from domino.engine import (
@@ -429,9 +429,7 @@ class GameService:
         try:
             return fn(*args, **kwargs)
         except Unavailable:
-            raise ApiError(
-                "unavailable", "The service is busy; retry shortly.", headers={"Retry-After": "1"}
-            ) from None
+            raise unavailable() from None
 
 
 def _hand_overs(before: Match, after: Match) -> int:

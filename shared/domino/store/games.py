@@ -33,6 +33,15 @@ THROTTLE_CODES = {
 }
 
 
+def throttled(err: BaseException | None) -> bool:
+    """Whether DynamoDB throttled (or was briefly unavailable) behind ``err`` or its causes."""
+    while err is not None:
+        if isinstance(err, ClientError) and err.response["Error"]["Code"] in THROTTLE_CODES:
+            return True
+        err = err.__cause__ or err.__context__
+    return False
+
+
 class StoreError(Exception):
     """Base class of what the store raises."""
 
@@ -200,7 +209,7 @@ class GameStore:
         try:
             response = fn(**kwargs)
         except ClientError as err:
-            if err.response["Error"]["Code"] in THROTTLE_CODES:
+            if throttled(err):
                 raise Unavailable(err.response["Error"]["Code"]) from err
             raise
         if self.track_capacity:
