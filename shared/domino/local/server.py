@@ -22,9 +22,10 @@ from urllib.parse import urlsplit
 
 from domino.api.app import MAX_BODY_BYTES
 from domino.local import ddb, tokens
-from domino.local.containers import Containers, InvocationFailed
+from domino.local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
 from domino.local.invoke import http_event
 from domino.local.paths import local_dir
+from domino.local.streams import StreamPump, StreamSource, stream_sources
 from domino.local.tables import ensure_tables
 from domino.local.template import Template
 
@@ -289,6 +290,28 @@ def start_database(port: int, data_dir: Path | None) -> ddb.DynamoServer | None:
     return server
 
 
+def start_streams(
+    template: Template,
+    sources: list[StreamSource],
+    endpoint: str,
+    containers: Containers,
+    stop: threading.Event,
+) -> threading.Thread | None:
+    """Feed the tables' streams to their functions (Lambda's event source mappings)."""
+    if not sources:
+        return None
+
+    def invoke(source: StreamSource, event: dict[str, Any]) -> Any:
+        return containers.invoke(source.code_uri, source.handler, source.function, event)
+
+    pump = StreamPump(endpoint, template, template.table_names(), invoke, sources=sources)
+    thread = threading.Thread(target=pump.run, args=(stop,), name="streams", daemon=True)
+    thread.start()
+    mappings = ", ".join(f"{s.function} <- {s.table}" for s in sources)
+    print(f"streams: {mappings}", file=sys.stderr, flush=True)
+    return thread
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m domino.local", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -318,11 +341,16 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     httpd: LocalRuntime | None = None
     containers: Containers | None = None
+    streams: threading.Thread | None = None
     try:
         ensure_tables(endpoint, template)
         env = local_environment(template, endpoint)
         os.environ.update(env)
-        handlers = sorted({(str(r.code_uri), r.handler) for r in template.routes})
+        sources = stream_sources(template)
+        handlers = sorted(
+            {(str(r.code_uri), r.handler) for r in template.routes}
+            | {(str(s.code_uri), s.handler) for s in sources}
+        )
         containers = Containers(args.workers, env, handlers)
         containers.warm()
         httpd = LocalRuntime(
@@ -336,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, shutdown)
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()
+        streams = start_streams(template, sources, endpoint, containers, stop)
         kind = database.kind if database else "existing DynamoDB"
         print(
             f"domino local runtime on http://{args.host}:{args.port} "
@@ -350,9 +379,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ERROR: {err}", file=sys.stderr)
         return 1
     finally:
+        stop.set()
         if httpd is not None:
             httpd.shutdown()
             httpd.server_close()
+        if streams is not None:  # its last batch finishes before the containers go
+            streams.join(timeout=INVOKE_TIMEOUT_SECONDS)
         if containers is not None:
             containers.close()
         if database is not None:

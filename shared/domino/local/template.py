@@ -8,6 +8,7 @@ auth, the DynamoDB tables and the Globals environment. CloudFormation tags are k
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -88,35 +89,42 @@ class Template:
     def of_type(self, kind: str) -> dict[str, dict[str, Any]]:
         return {name: res for name, res in self.resources.items() if res.get("Type") == kind}
 
+    def function_events(self, kind: str) -> Iterator[tuple[str, Path, str, dict[str, Any]]]:
+        """(function, code folder, handler, event properties) of every event of type ``kind``
+        (``HttpApi``, ``DynamoDB``), Globals applied."""
+        globals_fn = self.doc.get("Globals", {}).get("Function", {})
+        for name, res in self.of_type("AWS::Serverless::Function").items():
+            props = res.get("Properties", {})
+            code_uri = self.root / props.get("CodeUri", globals_fn.get("CodeUri", "."))
+            handler = props.get("Handler", globals_fn.get("Handler", "app.handler"))
+            for event in props.get("Events", {}).values():
+                if event.get("Type") == kind:
+                    yield name, code_uri, handler, event.get("Properties", {})
+
     @cached_property
     def routes(self) -> list[Route]:
         """Every HttpApi route, literal paths before parameterised ones (as API Gateway does)."""
-        globals_fn = self.doc.get("Globals", {}).get("Function", {})
         apis = self.of_type("AWS::Serverless::HttpApi")
         routes: list[Route] = []
-        for name, res in self.of_type("AWS::Serverless::Function").items():
-            props = res.get("Properties", {})
-            for event in props.get("Events", {}).values():
-                if event.get("Type") != "HttpApi":
-                    continue
-                ev = event.get("Properties", {})
-                api_name = ev.get("ApiId").value if isinstance(ev.get("ApiId"), Intrinsic) else None
-                api_auth = apis.get(api_name or "", {}).get("Properties", {}).get("Auth", {})
-                authorizer = ev.get("Auth", {}).get("Authorizer", api_auth.get("DefaultAuthorizer"))
-                path = ev.get("Path", "/{proxy+}")
-                routes.append(
-                    Route(
-                        method=str(ev.get("Method", "ANY"))
-                        .upper()
-                        .replace("X-AMAZON-APIGATEWAY-ANY-METHOD", "ANY"),
-                        path=path,
-                        function=name,
-                        code_uri=self.root / props.get("CodeUri", globals_fn.get("CodeUri", ".")),
-                        handler=props.get("Handler", globals_fn.get("Handler", "app.handler")),
-                        auth=bool(authorizer) and authorizer != "NONE",
-                        pattern=_path_pattern(path),
-                    )
+        for name, code_uri, handler, ev in self.function_events("HttpApi"):
+            api_id = ev.get("ApiId")
+            api_name = api_id.value if isinstance(api_id, Intrinsic) else None
+            api_auth = apis.get(api_name or "", {}).get("Properties", {}).get("Auth", {})
+            authorizer = ev.get("Auth", {}).get("Authorizer", api_auth.get("DefaultAuthorizer"))
+            path = ev.get("Path", "/{proxy+}")
+            routes.append(
+                Route(
+                    method=str(ev.get("Method", "ANY"))
+                    .upper()
+                    .replace("X-AMAZON-APIGATEWAY-ANY-METHOD", "ANY"),
+                    path=path,
+                    function=name,
+                    code_uri=code_uri,
+                    handler=handler,
+                    auth=bool(authorizer) and authorizer != "NONE",
+                    pattern=_path_pattern(path),
                 )
+            )
         routes.sort(key=lambda r: (r.path.count("{"), -len(r.path), r.method == "ANY"))
         return routes
 

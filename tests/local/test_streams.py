@@ -1,0 +1,608 @@
+"""DynamoDB stream events in the local runtime: Lambda's filters, the event it builds, batches,
+retries and partial failures, on DynamoDB Local's stream of the template's game table."""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from domino.local import ddb
+from domino.local.streams import (
+    StreamPump,
+    StreamSource,
+    check_pattern,
+    matches,
+    stream_sources,
+)
+from domino.local.template import Template
+
+TEMPLATE = Template()
+GAME_TABLE = TEMPLATE.table_names()["GameTable"]
+STATE = b"\x00\xffstate\x01"  # not UTF-8: must reach the function base64-encoded
+
+
+def archive_source() -> StreamSource:
+    (source,) = [s for s in stream_sources(TEMPLATE) if s.function == "ArchiveFunction"]
+    return source
+
+
+def record(
+    event_name: str = "MODIFY",
+    new: dict[str, Any] | None = None,
+    old: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"Keys": {"pk": {"S": "GAME#g"}, "sk": {"S": "GAME"}}}
+    if new is not None:
+        body["NewImage"] = new
+    if old is not None:
+        body["OldImage"] = old
+    return {"eventName": event_name, "eventSource": "aws:dynamodb", "dynamodb": body}
+
+
+# ---------------------------------------------------------------------------- matches
+
+
+def test_literals_or_together_and_compare_as_json() -> None:
+    pattern = {"eventName": ["INSERT", "MODIFY"]}
+    assert matches(pattern, {"eventName": "INSERT"})
+    assert matches(pattern, {"eventName": "MODIFY"})
+    assert not matches(pattern, {"eventName": "REMOVE"})
+    assert not matches(pattern, {})
+    assert matches({"n": [3]}, {"n": 3.0})
+    assert not matches({"n": [3]}, {"n": "3"})  # a string is not the number
+    assert not matches({"b": [True]}, {"b": 1})  # nor is 1 the bool
+    assert matches({"b": [True]}, {"b": True})
+    assert matches({"z": [None]}, {"z": None})
+    assert not matches({"z": [None]}, {})  # missing is not null
+
+
+def test_exists_true_needs_a_leaf_and_false_needs_it_missing() -> None:
+    present = {"a": [{"exists": True}]}
+    assert matches(present, {"a": "x"})
+    assert matches(present, {"a": 0})
+    assert not matches(present, {})
+    assert not matches(present, {"a": {"N": "1"}})  # an object is not a leaf
+    absent = {"a": [{"exists": False}]}
+    assert matches(absent, {})
+    assert not matches(absent, {"a": "x"})
+    # a missing parent leaves nothing below it to exist
+    assert matches({"x": {"y": [{"exists": False}]}}, {})
+    assert not matches({"x": {"y": [{"exists": True}]}}, {})
+
+
+def test_prefix_and_anything_but() -> None:
+    prefix = {"S": [{"prefix": "GAME#"}]}
+    assert matches(prefix, {"S": "GAME#abc"})
+    assert not matches(prefix, {"S": "USER#abc"})
+    assert not matches(prefix, {"S": 5})
+    assert not matches(prefix, {})
+    one = {"status": [{"anything-but": "done"}]}
+    assert matches(one, {"status": "playing"})
+    assert not matches(one, {"status": "done"})
+    assert not matches(one, {})  # missing fails anything-but too
+    several = {"status": [{"anything-but": ["done", "abandoned"]}]}
+    assert matches(several, {"status": "waiting"})
+    assert not matches(several, {"status": "abandoned"})
+
+
+def test_numeric_ranges_and_typed_number_strings() -> None:
+    between = {"v": [{"numeric": [">", 0, "<=", 5]}]}
+    assert matches(between, {"v": 3})
+    assert matches(between, {"v": 5})
+    assert not matches(between, {"v": 0})
+    assert not matches(between, {"v": 6})
+    assert not matches(between, {"v": "3"})  # a plain string is not a number
+    assert not matches(between, {"v": True})
+    assert matches({"v": [{"numeric": ["=", 2]}]}, {"v": 2.0})
+    assert matches({"v": [{"numeric": ["<", 2]}, {"numeric": [">=", 10]}]}, {"v": 12})
+    typed = {"archive": {"N": [{"numeric": [">=", 2]}]}}
+    assert matches(typed, {"archive": {"N": "3"}})  # DynamoDB's N values are strings
+    assert not matches(typed, {"archive": {"N": "1"}})
+    assert not matches(typed, {"archive": {"N": "not a number"}})
+
+
+def test_nesting_missing_keys_and_list_values() -> None:
+    pattern = {"dynamodb": {"NewImage": {"status": {"S": ["playing"]}}}}
+    assert matches(pattern, {"dynamodb": {"NewImage": {"status": {"S": "playing"}}}})
+    assert not matches(pattern, {"dynamodb": {"NewImage": {"status": {"S": "done"}}}})
+    assert not matches(pattern, {"dynamodb": {"NewImage": {}}})
+    assert not matches(pattern, {"dynamodb": {}})
+    assert not matches(pattern, {"dynamodb": "not an object"})
+    # every key of the pattern must match, not just one
+    both = {"eventName": ["MODIFY"], "dynamodb": {"Keys": {"sk": {"S": ["GAME"]}}}}
+    assert matches(both, record("MODIFY"))
+    assert not matches(both, record("INSERT"))
+    # a list in the record matches when any of its items does
+    assert matches({"SS": ["b"]}, {"SS": ["a", "b"]})
+    assert not matches({"SS": ["c"]}, {"SS": ["a", "b"]})
+
+
+def test_a_record_passes_when_any_filter_matches_and_no_filters_pass_all() -> None:
+    source = replace(
+        archive_source(), filters=[{"eventName": ["INSERT"]}, {"eventName": ["REMOVE"]}]
+    )
+    assert source.passes(record("INSERT"))
+    assert source.passes(record("REMOVE"))
+    assert not source.passes(record("MODIFY"))
+    assert replace(source, filters=[]).passes(record("MODIFY"))
+
+
+def test_unsupported_operators_are_refused() -> None:
+    for bad in (
+        {"a": [{"suffix": "x"}]},
+        {"a": [{"numeric": [">", "1"]}]},
+        {"a": [{"numeric": ["!=", 1]}]},
+        {"a": [{"numeric": [">"]}]},
+        {"a": [{"exists": "yes"}]},
+        {"a": [{"prefix": "x", "exists": True}]},
+        {"a": "not a list"},
+        {"a": [["nested"]]},
+    ):
+        with pytest.raises(ValueError):
+            check_pattern(bad)
+    check_pattern({"a": {"b": ["x", 1, None, {"exists": True}, {"numeric": [">", 1]}]}})
+    with pytest.raises(ValueError, match="suffix"):
+        matches({"a": [{"suffix": "x"}]}, {"a": "x"})
+
+
+def test_the_templates_archive_filter() -> None:
+    (pattern,) = archive_source().filters
+    marked = {"pk": {"S": "GAME#g"}, "archive": {"N": "3"}}
+    unmarked = {"pk": {"S": "GAME#g"}}
+    assert matches(pattern, record("MODIFY", new=marked, old=unmarked))
+    assert matches(pattern, record("INSERT", new=marked))
+    assert not matches(pattern, record("MODIFY", new=unmarked, old=marked))
+    assert not matches(pattern, record("MODIFY", new={"archive": {"S": "3"}}))
+    assert not matches(pattern, record("REMOVE", old=marked))  # no NewImage at all
+    assert not matches(pattern, record("REMOVE", new=marked))  # and the event name decides
+
+
+# ---------------------------------------------------------------------------- stream_sources
+
+
+def test_stream_sources_find_the_archive_function_with_the_templates_settings() -> None:
+    sources = stream_sources(TEMPLATE)
+    assert [s.function for s in sources] == ["ArchiveFunction"]
+    source = sources[0]
+    raw = TEMPLATE.resources["ArchiveFunction"]["Properties"]
+    event = raw["Events"]["HandEnded"]["Properties"]
+    assert source.table == "GameTable"
+    assert source.code_uri == TEMPLATE.root / raw["CodeUri"]
+    assert source.handler == raw["Handler"]
+    assert (source.code_uri / f"{source.handler.rpartition('.')[0]}.py").exists()
+    assert source.batch_size == event["BatchSize"]
+    assert source.max_retries == event["MaximumRetryAttempts"] >= 0
+    assert source.report_item_failures is True
+    assert source.filters == [json.loads(f["Pattern"]) for f in event["FilterCriteria"]["Filters"]]
+
+
+def test_stream_sources_read_globals_defaults_and_skip_what_is_not_a_local_stream(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "template.yaml").write_text(
+        """
+Globals:
+  Function:
+    CodeUri: src/
+    Handler: main.consume
+Resources:
+  Table:
+    Type: AWS::DynamoDB::Table
+    Properties: {}
+  Consumer:
+    Type: AWS::Serverless::Function
+    Properties:
+      Events:
+        Short:
+          Type: DynamoDB
+          Properties:
+            Stream: !GetAtt Table.StreamArn
+            StartingPosition: LATEST
+        Long:
+          Type: DynamoDB
+          Properties:
+            Stream: {"Fn::GetAtt": [Table, StreamArn]}
+            BatchSize: 7
+            FilterCriteria:
+              Filters:
+                - Pattern: '{"eventName": ["INSERT"]}'
+                - Pattern: '{"eventName": ["REMOVE"]}'
+        Off:
+          Type: DynamoDB
+          Properties: {Stream: !GetAtt Table.StreamArn, Enabled: false}
+        Elsewhere:
+          Type: DynamoDB
+          Properties: {Stream: "arn:aws:dynamodb:us-east-1:1:table/x/stream/y"}
+        NotAStream:
+          Type: DynamoDB
+          Properties: {Stream: !GetAtt Table.Arn}
+        Http:
+          Type: HttpApi
+          Properties: {Path: /x, Method: GET}
+"""
+    )
+    short, long = stream_sources(Template(tmp_path / "template.yaml"))
+    assert short.code_uri == tmp_path / "src"
+    assert short.handler == "main.consume"
+    assert (short.table, short.batch_size, short.max_retries) == ("Table", 100, -1)
+    assert short.report_item_failures is False
+    assert short.filters == []
+    assert long.batch_size == 7
+    assert long.filters == [{"eventName": ["INSERT"]}, {"eventName": ["REMOVE"]}]
+
+
+def test_a_filter_the_pump_cannot_apply_stops_the_start(tmp_path: Path) -> None:
+    (tmp_path / "template.yaml").write_text(
+        """
+Resources:
+  Table: {Type: AWS::DynamoDB::Table, Properties: {}}
+  Consumer:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: src/
+      Handler: app.handler
+      Events:
+        Changes:
+          Type: DynamoDB
+          Properties:
+            Stream: !GetAtt Table.StreamArn
+            FilterCriteria: {Filters: [{Pattern: '{"eventName": [{"suffix": "T"}]}'}]}
+"""
+    )
+    with pytest.raises(ValueError, match=r"Consumer.*suffix"):
+        stream_sources(Template(tmp_path / "template.yaml"))
+
+
+# ---------------------------------------------------------------------------- the pump
+
+
+class Function:
+    """A fake stream consumer: keeps every event it gets and answers with ``respond``."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.respond: Callable[[dict[str, Any]], Any] = lambda event: None
+
+    def __call__(self, source: StreamSource, event: dict[str, Any]) -> Any:
+        # what crosses to a worker process must survive JSON unchanged
+        assert json.loads(json.dumps(event)) == event
+        self.events.append(event)
+        return self.respond(event)
+
+    def batches(self) -> list[list[str]]:
+        """The partition keys of each event's records."""
+        return [[r["dynamodb"]["Keys"]["pk"]["S"] for r in e["Records"]] for e in self.events]
+
+
+class Stream:
+    """A pump on the game table's stream that has already caught up with earlier tests."""
+
+    def __init__(self, endpoint: str, **changes: Any) -> None:
+        self.client = boto3.client("dynamodb", endpoint_url=endpoint)
+        self.function = Function()
+        self.logs: list[str] = []
+        self.pump = StreamPump(
+            endpoint,
+            TEMPLATE,
+            TEMPLATE.table_names(),
+            self.function,
+            self.logs.append,
+            sources=[replace(archive_source(), **changes)],
+        )
+        self.pump.drain()  # what other tests left on the stream is not this test's
+        self.function.events.clear()
+        self.logs.clear()
+
+    def put(self, pk: str, archive: int | None = None, **extra: Any) -> None:
+        item: dict[str, Any] = {"pk": {"S": pk}, "sk": {"S": "GAME"}, "state": {"B": STATE}}
+        if archive is not None:
+            item["archive"] = {"N": str(archive)}
+        self.client.put_item(TableName=GAME_TABLE, Item={**item, **extra})
+
+    def drain(self, records: int, timeout: float = 10.0) -> int:
+        """Drain until the function got ``records`` records (the stream may lag the write)."""
+        delivered = 0
+        deadline = time.monotonic() + timeout
+        while True:
+            delivered += self.pump.drain()
+            got = sum(len(b) for b in self.function.batches())
+            if got >= records or time.monotonic() > deadline:
+                return delivered
+            time.sleep(0.05)
+
+
+def key(name: str) -> str:
+    return f"GAME#stream-{name}-{uuid.uuid4().hex[:8]}"
+
+
+def sequences(event: dict[str, Any]) -> list[str]:
+    return [r["dynamodb"]["SequenceNumber"] for r in event["Records"]]
+
+
+@pytest.mark.ddb
+def test_only_matching_records_are_delivered_as_lambda_events(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint)
+    marked, plain = key("marked"), key("plain")
+    stream.put(marked, archive=3, blobs={"BS": [b"\x01", b"\x02"]})
+    stream.put(plain)
+    assert stream.drain(1) == 1
+    assert stream.function.batches() == [[marked]]
+    (event,) = stream.function.events
+    (rec,) = event["Records"]
+    arn = stream.client.describe_table(TableName=GAME_TABLE)["Table"]["LatestStreamArn"]
+    assert rec["eventSourceARN"] == arn
+    assert (rec["eventName"], rec["eventSource"], rec["eventVersion"]) == (
+        "INSERT",
+        "aws:dynamodb",
+        "1.1",
+    )
+    assert rec["awsRegion"] == "us-east-1"
+    body = rec["dynamodb"]
+    assert body["Keys"] == {"pk": {"S": marked}, "sk": {"S": "GAME"}}
+    assert body["NewImage"]["state"] == {"B": base64.b64encode(STATE).decode()}
+    assert body["NewImage"]["blobs"] == {"BS": ["AQ==", "Ag=="]}
+    assert body["NewImage"]["archive"] == {"N": "3"}
+    assert "OldImage" not in body
+    assert body["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    assert isinstance(body["ApproximateCreationDateTime"], int | float)
+    assert abs(body["ApproximateCreationDateTime"] - time.time()) < 3600
+    assert isinstance(body["SizeBytes"], int)
+
+    assert stream.pump.drain() == 0  # nothing new: nothing delivered again
+    assert len(stream.function.events) == 1
+
+    # marking the plain item is a MODIFY with both images; removing the marked one is not
+    # delivered at all (the filter wants a NewImage)
+    stream.put(plain, archive=1)
+    stream.client.delete_item(TableName=GAME_TABLE, Key={"pk": {"S": marked}, "sk": {"S": "GAME"}})
+    assert stream.drain(2) == 1
+    assert stream.function.batches() == [[marked], [plain]]
+    modify = stream.function.events[1]["Records"][0]
+    assert modify["eventName"] == "MODIFY"
+    assert "archive" not in modify["dynamodb"]["OldImage"]
+    assert modify["dynamodb"]["NewImage"]["archive"] == {"N": "1"}
+    assert stream.pump.drain() == 0
+
+
+@pytest.mark.ddb
+def test_batches_hold_at_most_batch_size_records_in_stream_order(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint, batch_size=2)
+    keys = [key(f"batch{i}") for i in range(3)]
+    for pk in keys:
+        stream.put(pk, archive=1)
+    assert stream.drain(3) == 3
+    assert stream.function.batches() == [keys[:2], keys[2:]]
+    first, second = stream.function.events
+    assert sequences(first) + sequences(second) == sorted(
+        sequences(first) + sequences(second), key=int
+    )
+
+
+@pytest.mark.ddb
+def test_a_reported_item_failure_redelivers_from_that_record_on(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint)
+    keys = [key(f"partial{i}") for i in range(3)]
+    answers: list[Any] = []
+
+    def respond(event: dict[str, Any]) -> Any:
+        if not answers:  # the first delivery: the middle record failed
+            answers.append({"batchItemFailures": [{"itemIdentifier": sequences(event)[1]}]})
+        else:
+            answers.append({"batchItemFailures": []})
+        return answers[-1]
+
+    stream.function.respond = respond
+    for pk in keys:
+        stream.put(pk, archive=2)
+    assert stream.drain(3) == 3
+    assert stream.function.batches() == [keys, keys[1:]]
+    assert sequences(stream.function.events[1]) == sequences(stream.function.events[0])[1:]
+    retry = f"retry 1/{archive_source().max_retries}"
+    assert any(retry in line for line in stream.logs), stream.logs
+    assert not any("gave up" in line for line in stream.logs)
+
+
+@pytest.mark.ddb
+def test_an_unknown_item_identifier_fails_the_whole_batch(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint)
+    calls: list[int] = []
+
+    def respond(event: dict[str, Any]) -> Any:
+        calls.append(1)
+        return {"batchItemFailures": [{"itemIdentifier": "nope"}]} if len(calls) == 1 else None
+
+    stream.function.respond = respond
+    keys = [key("whole0"), key("whole1")]
+    for pk in keys:
+        stream.put(pk, archive=1)
+    stream.drain(2)
+    assert stream.function.batches() == [keys, keys]
+
+
+@pytest.mark.ddb
+def test_item_failures_are_ignored_without_report_batch_item_failures(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint, report_item_failures=False)
+    stream.function.respond = lambda event: {
+        "batchItemFailures": [{"itemIdentifier": sequences(event)[0]}]
+    }
+    pk = key("ignored")
+    stream.put(pk, archive=1)
+    assert stream.drain(1) == 1
+    assert stream.pump.drain() == 0
+    assert stream.function.batches() == [[pk]]
+
+
+@pytest.mark.ddb
+def test_a_failing_batch_is_given_up_after_max_retries_then_later_records_flow(
+    ddb_endpoint: str,
+) -> None:
+    stream = Stream(ddb_endpoint, max_retries=2)
+    poison = key("poison")
+
+    def respond(event: dict[str, Any]) -> Any:
+        if any(r["dynamodb"]["Keys"]["pk"]["S"] == poison for r in event["Records"]):
+            raise RuntimeError("Traceback ...\nValueError: poisoned record")
+        return None
+
+    stream.function.respond = respond
+    stream.put(poison, archive=1)
+    stream.drain(3)
+    assert stream.function.batches() == [[poison]] * 3  # the first try and two retries
+    (seq,) = sequences(stream.function.events[0])
+    gave_up = [line for line in stream.logs if "gave up" in line]
+    assert len(gave_up) == 1 and seq in gave_up[0], stream.logs
+    assert "ArchiveFunction" in gave_up[0] and "poisoned record" in gave_up[0]
+
+    after = key("after")
+    stream.put(after, archive=1)
+    assert stream.drain(4) == 1
+    assert stream.function.batches()[3:] == [[after]]
+    assert len([line for line in stream.logs if "gave up" in line]) == 1
+
+
+@pytest.mark.ddb
+def test_partial_failures_give_up_on_the_rest_of_the_batch_after_max_retries(
+    ddb_endpoint: str,
+) -> None:
+    stream = Stream(ddb_endpoint, max_retries=1)
+    ok, poison, behind = key("ok"), key("stuck"), key("behind")
+
+    def respond(event: dict[str, Any]) -> Any:
+        failed = [
+            {"itemIdentifier": r["dynamodb"]["SequenceNumber"]}
+            for r in event["Records"]
+            if r["dynamodb"]["Keys"]["pk"]["S"] == poison
+        ]
+        return {"batchItemFailures": failed}
+
+    stream.function.respond = respond
+    for pk in (ok, poison, behind):
+        stream.put(pk, archive=1)
+    stream.drain(5)
+    assert stream.function.batches() == [[ok, poison, behind], [poison, behind]]
+    skipped = sequences(stream.function.events[1])
+    (gave_up,) = [line for line in stream.logs if "gave up" in line]
+    assert all(seq in gave_up for seq in skipped)
+    assert sequences(stream.function.events[0])[0] not in gave_up
+
+
+@pytest.mark.ddb
+def test_run_delivers_until_stopped(ddb_endpoint: str) -> None:
+    stream = Stream(ddb_endpoint)
+    stop = threading.Event()
+    thread = threading.Thread(target=stream.pump.run, args=(stop, 0.05), daemon=True)
+    thread.start()
+    try:
+        pk = key("run")
+        stream.put(pk, archive=1)
+        deadline = time.monotonic() + 10
+        while not stream.function.events and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert stream.function.batches() == [[pk]]
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    logs: list[str] = []
+    endpoint = f"http://127.0.0.1:{ddb.free_port()}"  # nothing listens there
+    pump = StreamPump(endpoint, TEMPLATE, TEMPLATE.table_names(), Function(), logs.append)
+    polls = threading.Semaphore(0)
+    drain = pump.drain
+
+    def counted() -> int:
+        polls.release()
+        return drain()
+
+    monkeypatch.setattr(pump, "drain", counted)
+    stop = threading.Event()
+    thread = threading.Thread(target=pump.run, args=(stop, 0.01), daemon=True)
+    thread.start()
+    try:
+        for _ in range(3):  # polls go on after failures
+            assert polls.acquire(timeout=20)
+        assert thread.is_alive()
+    finally:
+        stop.set()
+        thread.join(timeout=20)
+    assert not thread.is_alive()
+    assert len(logs) == 1 and "polling failed" in logs[0], logs  # logged once, not per poll
+
+
+class FakeStreams:
+    """DynamoDB + DynamoDB Streams with shards as given: a closed parent and its open child."""
+
+    def __init__(self, shards: dict[str, tuple[str | None, list[int], bool]]) -> None:
+        self.shards = shards  # id -> (parent, sequence numbers, closed), listed in this order
+        self.reads: list[str] = []
+
+    def describe_table(self, TableName: str) -> dict[str, Any]:
+        return {"Table": {"LatestStreamArn": "arn:local:stream"}}
+
+    def describe_stream(self, StreamArn: str, **page: Any) -> dict[str, Any]:
+        ids = list(self.shards)  # one shard per page: the pump must follow the pages
+        index = ids.index(page["ExclusiveStartShardId"]) + 1 if page else 0
+        shard_id = ids[index]
+        description: dict[str, Any] = {
+            "Shards": [{"ShardId": shard_id, "ParentShardId": self.shards[shard_id][0]}]
+        }
+        if index + 1 < len(ids):
+            description["LastEvaluatedShardId"] = shard_id
+        return {"StreamDescription": description}
+
+    def get_shard_iterator(self, ShardId: str, ShardIteratorType: str, **_: Any) -> dict[str, Any]:
+        assert ShardIteratorType == "TRIM_HORIZON"
+        return {"ShardIterator": f"{ShardId}|0"}
+
+    def get_records(self, ShardIterator: str) -> dict[str, Any]:
+        shard_id, _, position = ShardIterator.partition("|")
+        self.reads.append(shard_id)
+        _, numbers, closed = self.shards[shard_id]
+        start = int(position)
+        page: dict[str, Any] = {
+            "Records": [
+                {
+                    "eventID": str(n),
+                    "eventName": "INSERT",
+                    "dynamodb": {
+                        "Keys": {"pk": {"S": f"GAME#{n}"}},
+                        "SequenceNumber": str(n),
+                        "SizeBytes": 1,
+                    },
+                }
+                for n in numbers[start:]
+            ]
+        }
+        if not closed or start < len(numbers):
+            page["NextShardIterator"] = f"{shard_id}|{len(numbers)}"
+        return page
+
+
+def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
+    function = Function()
+    pump = StreamPump(
+        "http://127.0.0.1:1",
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        function,
+        sources=[replace(archive_source(), filters=[])],
+    )
+    # the child is listed first; its parent is closed and holds the older records
+    fake = FakeStreams({"child": ("parent", [3, 4], False), "parent": (None, [1, 2], True)})
+    pump.dynamodb = pump.streams = fake
+    assert pump.drain() == 4
+    assert function.batches() == [["GAME#1", "GAME#2"], ["GAME#3", "GAME#4"]]
+    fake.reads.clear()
+    assert pump.drain() == 0
+    assert fake.reads == ["child"]  # the drained closed parent is not read again
