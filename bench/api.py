@@ -8,7 +8,8 @@ API Gateway HTTP API v2 events, as the local runtime does:
 
 a. per preset: whole games played by human seats (``you.legal[0]``, else draw, else pass);
    every accepted play's DynamoDB requests and ReturnConsumedCapacity, and the largest game
-   item (DynamoDB's size rule: attribute names + values);
+   item (DynamoDB's size rule: attribute names + values); then what the stream consumer
+   (functions/archive) writes for the hands that ended, outside the requests;
 b. play handler latency (p50/p95) against a bare GetItem(ConsistentRead) + PutItem of the same
    item, measured alternately in the same run;
 c. cold start: in a fresh interpreter each time, importing the play handler module (which builds
@@ -139,6 +140,24 @@ class Api:
         self.template = Template()
         self._event, self._context, self._load = http_event, LambdaContext, load_handler
         self.hooked = False
+        self._pump: Any = None
+
+    def drain(self, endpoint: str) -> int:
+        """Run the stream consumers (functions/archive) in-process on the stream's new records,
+        as Lambda's event source mapping would; returns the records delivered."""
+        from domino.local.streams import StreamPump
+
+        if self._pump is None:
+            self._pump = StreamPump(
+                endpoint, self.template, self.template.table_names(), self._consume
+            )
+        return int(self._pump.drain())
+
+    def _consume(self, source: Any, event: dict[str, Any]) -> Any:
+        with quiet_stdout():
+            return self._load(source.code_uri, source.handler)(
+                event, self._context(function_name=source.function)
+            )
 
     def hook(self) -> None:
         """Count the store's DynamoDB requests (after the first request built the service), and
@@ -261,6 +280,9 @@ class PresetCost:
     max_item: int = 0
     max_item_double_six: bool = True
     wcu_mismatch: int = 0  # reported WCU != ceil(max(old, new) / 1 KB) for the game write
+    archived: int = 0  # records the stream consumer archived a hand for
+    archive_writes: int = 0  # its PutItems (outside the requests)
+    archive_wcu: float = 0.0
     errors: list[str] = field(default_factory=list)
 
 
@@ -287,6 +309,7 @@ def new_game(api: Api, preset: str, players: int, seed: int) -> tuple[str, dict[
 def measure_costs(
     api: Api,
     client: Any,
+    endpoint: str,
     preset: str,
     players: int,
     seed: int,
@@ -354,6 +377,10 @@ def measure_costs(
         view = out
     cost.hands = view["hand_number"]
     cost.finished = view["status"] == "finished"
+    api.calls.clear()
+    cost.archived = api.drain(endpoint)
+    puts = [c for c in api.calls if c.operation == "PutItem"]
+    cost.archive_writes, cost.archive_wcu = len(puts), sum(c.total or 0 for c in puts)
     return cost
 
 
@@ -626,10 +653,11 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
-def report_costs(api: Api, client: Any, max_hands: int | None) -> None:
+def report_costs(api: Api, endpoint: str, max_hands: int | None) -> None:
+    client = raw_client(endpoint)
     costs = []
     for index, (preset, players) in enumerate(GAMES):
-        costs.append(measure_costs(api, client, preset, players, 7 + index, max_hands))
+        costs.append(measure_costs(api, client, endpoint, preset, players, 7 + index, max_hands))
     print(
         "\na. DynamoDB per accepted play (whole matches"
         f"{', first 2 hands' if max_hands else ''}; goal 1R+1W, 1 RCU + 1 WCU)"
@@ -671,6 +699,13 @@ def report_costs(api: Api, client: Any, max_hands: int | None) -> None:
         f"chipre {max(c.max_item for c in costs if c.preset == 'chipre')} B; "
         f"game writes whose WCU != ceil(max(old,new)/1KB): "
         f"{sum(c.wcu_mismatch for c in costs)}"
+    )
+    print(
+        "stream consumer (functions/archive, outside the requests): "
+        f"{sum(c.archived for c in costs)} marked records, "
+        f"{sum(c.archive_writes for c in costs)} archive PutItems, "
+        f"{sum(c.archive_wcu for c in costs):g} WCU, for "
+        f"{sum(c.hands - 1 for c in costs)} hands that ended before the last"
     )
     if not all(c.finished for c in costs):
         print("(* = stopped before the match ended)")
@@ -767,7 +802,7 @@ def main() -> int:
         try:
             api = Api()
             if "a" in parts:
-                report_costs(api, raw_client(endpoint), 2 if args.quick else None)
+                report_costs(api, endpoint, 2 if args.quick else None)
             if "b" in parts:
                 report_latency(api, endpoint, 100 if args.quick else 300)
         finally:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from domino.api import http
 from domino.local.invoke import LambdaContext, load_handler
 from domino.local.template import Template
 
@@ -86,6 +87,21 @@ def test_event_replays_through_its_handler(
         SETUP[path.name](Api(), game)
         monkeypatch.undo()
     result = handler(event, LambdaContext(function_name=name))
+    if "Records" in event:  # a DynamoDB stream batch: no record failed
+        assert result == {"batchItemFailures": []}, result
+        return
     assert 200 <= result["statusCode"] < 300, result
     if result.get("body"):
         json.loads(result["body"])
+
+
+def test_the_stream_event_archives_the_hand_it_marks(ddb_endpoint: str) -> None:
+    event = json.loads((EVENTS[0].parent / "archive.json").read_text())
+    image = event["Records"][0]["dynamodb"]["NewImage"]
+    game = image["pk"]["S"].removeprefix("GAME#")
+    name, props = FUNCTIONS["archive"]
+    handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
+    assert handler(event, LambdaContext(function_name=name)) == {"batchItemFailures": []}
+    archived = http.service().store.archived_moves(game)
+    assert archived and {m["hand_number"] for m in archived} == {int(image["archive"]["N"])}
+    assert [m["n"] for m in archived] == list(range(1, len(archived) + 1))

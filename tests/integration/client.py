@@ -8,6 +8,7 @@ returns a ``Reply`` (status, headers, parsed JSON body).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from domino.engine import Match, decode
 from domino.engine.tiles import TILES
 from domino.local.invoke import LambdaContext, http_event, load_handler
+from domino.local.streams import StreamPump, StreamSource
 from domino.local.template import Template
 from domino.store.games import GameRecord, GameStore
 
@@ -72,7 +74,28 @@ class Reply:
 
 
 class Api:
-    """Every HTTP API route of template.yaml, invoked through its function's handler."""
+    """Every HTTP API route of template.yaml, invoked through its function's handler; ``drain``
+    runs the stream consumers (functions/archive) on what the table's stream holds."""
+
+    def __init__(self) -> None:
+        self._pump: StreamPump | None = None
+
+    def drain(self) -> int:
+        """Deliver the stream's new records to their functions, as Lambda would have by now;
+        returns how many records passed the filters."""
+        if self._pump is None:
+            self._pump = StreamPump(
+                os.environ["AWS_ENDPOINT_URL_DYNAMODB"],
+                TEMPLATE,
+                TEMPLATE.table_names(),
+                self._consume,
+            )
+        return self._pump.drain()
+
+    @staticmethod
+    def _consume(source: StreamSource, event: dict[str, Any]) -> Any:
+        handler = load_handler(source.code_uri, source.handler)
+        return handler(event, LambdaContext(function_name=source.function))
 
     def call(
         self,
@@ -153,6 +176,8 @@ class Api:
         return self.call("POST", f"/games/{game}/leave", {}, player=player)
 
     def moves(self, game: str, player: Any = "alice", after: int = 0) -> Reply:
+        """GET /moves once the stream consumers have caught up (``call`` reads without)."""
+        self.drain()
         return self.call("GET", f"/games/{game}/moves?after={after}", player=player)
 
 

@@ -43,6 +43,7 @@ from domino.store.games import (
     Seat,
     Unavailable,
     VersionConflict,
+    record_from_image,
 )
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -119,6 +120,9 @@ class GameService:
                 for m in self._call(self.store.archived_moves, game.record.id)
                 if after < m["n"] < first_held
             ]
+            if [m["n"] for m in archived] != list(range(after + 1, first_held)):
+                # a hand left the item before the stream consumer archived it: it will
+                raise unavailable()
         moves = move_list(archived, seat) + move_list(held, seat)
         return Outcome(200, {"moves": moves, "next": None}, {"ETag": etag(game.record.version)})
 
@@ -153,6 +157,20 @@ class GameService:
         page, more = rows[:limit], len(rows) > limit
         nxt = _encode_cursor({"u": page[-1]["updated_at"], "i": page[-1]["id"]}) if more else None
         return Outcome(200, {"games": page, "next": nxt}, {})
+
+    def archive_hand(self, image: dict[str, Any]) -> bool:
+        """Stream consumer: copy the hand a write marked (``archive``) from the item's image to
+        its own item. Idempotent: a redelivered record writes the same item again."""
+        record = record_from_image(image)
+        if record is None or record.archive_hand is None or record.state is None:
+            return False
+        match = self._engine(decode, record.state)
+        if not match.prev_log or match.hand_number - 1 != record.archive_hand:
+            return False  # written by hand, or by an older version: nothing to copy
+        self._call(
+            self.store.archive_moves, record.id, record.archive_hand, match.previous_hand_moves
+        )
+        return True
 
     # ------------------------------------------------------------------ commands
 
@@ -324,7 +342,7 @@ class GameService:
             dropped = _dropped_hand(before, game.match) + self._run_bots(game, at)
             self._finish(game, before, expected, at)
             try:
-                for hand_number, hand_moves in dropped:  # archived before they leave the item
+                for hand_number, hand_moves in _never_stored_as_previous(before, dropped):
                     self._call(self.store.archive_moves, record.id, hand_number, hand_moves)
                 self._call(
                     self.store.save,
@@ -391,6 +409,11 @@ class GameService:
             changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))
         record.version = expected + changes
         record.updated_at = at
+        record.archive_hand = None
+        if match is not None and before is not None and match.hand_number > before.hand_number:
+            # the hand that ended last is now the item's previous hand: the stream consumer
+            # copies it to its own item long before it leaves the item (when the next one ends)
+            record.archive_hand = match.hand_number - 1 if match.prev_log else None
         if match is not None:
             record.state = encode(match)
             if match.status == "finished":
@@ -451,6 +474,15 @@ def _dropped_hand(
     if not before.prev_log:
         return []
     return [(before.hand_number - 1, before.previous_hand_moves)]
+
+
+def _never_stored_as_previous(
+    before: Match | None, dropped: list[tuple[int, list[dict[str, Any]]]]
+) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Of the hands leaving the item in one change, those the stream consumer never saw as the
+    item's previous hand: hands that began and ended within the change (bots playing on for
+    seats whose players all left). The stored previous hand was archived when it ended."""
+    return [(h, moves) for h, moves in dropped if before is None or h >= before.hand_number]
 
 
 def _left_already(record: GameRecord, player: str) -> bool:

@@ -8,11 +8,12 @@ item (``pk=PLAYER#<sub>, sk=GAME#<id>``) in the same transaction.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -91,7 +92,9 @@ class GameRecord:
     updated_at: int = 0
     deadline: int | None = None
     turn_player: str | None = None
-    archive: list[dict[str, Any]] = field(default_factory=list)  # not stored in the item
+    # set by a write that ends a hand: the hand, now the item's previous one, whose moves the
+    # stream consumer copies to their own item (functions/archive)
+    archive_hand: int | None = None
 
     @property
     def players(self) -> int:
@@ -127,12 +130,25 @@ def _typed(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _plain(item: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The typed attributes DynamoDB returns, back to str, int and bytes."""
+    """The typed attributes DynamoDB returns, back to str, int and bytes (binary values come
+    base64-encoded in the JSON of stream events)."""
     out: dict[str, Any] = {}
     for key, typed in item.items():
         ((kind, value),) = typed.items()
-        out[key] = int(value) if kind == "N" else value
+        if kind == "N":
+            value = int(value)
+        elif kind == "B" and isinstance(value, str):
+            value = base64.b64decode(value)
+        out[key] = value
     return out
+
+
+def record_from_image(image: dict[str, dict[str, Any]]) -> GameRecord | None:
+    """The game in a stream record's image (None for any other item)."""
+    item = _plain(image)
+    if item.get("sk") != GAME_SK or not str(item.get("pk", "")).startswith("GAME#"):
+        return None
+    return _from_item(item)
 
 
 def _to_item(record: GameRecord) -> dict[str, Any]:
@@ -158,6 +174,8 @@ def _to_item(record: GameRecord) -> dict[str, Any]:
         item["deadline_list"] = DEADLINE_LIST
     if record.status == "finished":
         item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
+    if record.archive_hand is not None:
+        item["archive"] = record.archive_hand
     return item
 
 
@@ -180,6 +198,7 @@ def _from_item(item: dict[str, Any]) -> GameRecord:
         else 0,
         deadline=int(item["deadline"]) if "deadline" in item else None,
         turn_player=item.get("turn_player"),
+        archive_hand=int(item["archive"]) if "archive" in item else None,
     )
 
 
