@@ -13,6 +13,9 @@ previous hand's moves, current hand's moves).
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 from .errors import InvalidInput
 from .match import ARM_NAMES, N_CODES, PLAY, T_PLAY, TF_PLAY, ApplyResult, Match
 from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
@@ -133,7 +136,13 @@ def _get_rules(rd: _Reader) -> Ruleset:
     values["rounds"] = rd.opt()
     values["unit"] = 10 if rd.get(1) else 1
     values["stake"] = rd.opt()
-    rules = Ruleset(**values)
+    return _ruleset(tuple(values.items()))
+
+
+@lru_cache(maxsize=256)
+def _ruleset(fields: tuple[tuple[str, Any], ...]) -> Ruleset:
+    """Rulesets are immutable and few: one checked instance per distinct encoding."""
+    rules = Ruleset(**dict(fields))
     check_rules(rules)
     return rules
 

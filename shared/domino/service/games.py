@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from domino.api.errors import ApiError, unavailable
@@ -60,6 +61,12 @@ class Outcome:
     headers: dict[str, str]
 
 
+@lru_cache(maxsize=256)
+def _rules_of(preset: str, players: int, overrides: str) -> Ruleset:
+    """A stored game's rules, resolved once per container (Rulesets are immutable)."""
+    return resolve_rules(preset, players, json.loads(overrides) if overrides else None)
+
+
 def now() -> int:
     return int(time.time())
 
@@ -73,8 +80,11 @@ class Game:
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
-        self.rules: Ruleset = resolve_rules(
-            record.preset, record.players, record.config.get("rules")
+        overrides = record.config.get("rules")
+        self.rules: Ruleset = _rules_of(
+            record.preset,
+            record.players,
+            json.dumps(overrides, sort_keys=True) if overrides else "",
         )
         self.match: Match | None = decode(record.state) if record.state else None
 

@@ -191,11 +191,8 @@ def _from_item(item: dict[str, Any]) -> GameRecord:
         seats=[Seat.from_json(raw) for raw in json.loads(item["seats"])],
         state=bytes(state) if state else None,
         created_at=int(item.get("created", 0)),
-        updated_at=int(
-            datetime.strptime(updated, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
-        )
-        if updated
-        else 0,
+        # fromisoformat: strptime costs ~15 us a call, on every load
+        updated_at=int(datetime.fromisoformat(updated).timestamp()) if updated else 0,
         deadline=int(item["deadline"]) if "deadline" in item else None,
         turn_player=item.get("turn_player"),
         archive_hand=int(item["archive"]) if "archive" in item else None,
