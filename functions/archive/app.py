@@ -1,9 +1,11 @@
-"""DynamoDB stream: copy each finished hand's moves from the game item to their own item.
+"""DynamoDB stream: finished hands into their own items; a deleted game's leftovers away.
 
 A write that ends a hand marks the item with ``archive`` (the hand number); the event source's
-filter delivers only those records. The item keeps that hand as its previous one until the
-next hand ends, so the copy is in place long before the item lets the hand go, and the play
-that ended it stayed one write. Failed records are reported one by one and retried.
+filter delivers those records and the removal of game items, nothing else. The item keeps the
+marked hand as its previous one until the next hand ends, so the copy is in place long before
+the item lets the hand go, and the play that ended it stayed one write. When a game item is
+deleted (its TTL expired), its archived hands and its players' membership items are deleted.
+Failed records are reported one by one and retried.
 """
 
 from typing import Any
@@ -19,15 +21,18 @@ from domino.api.http import METRICS_ON, count, logger, metrics, service
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
-def archive(record: DynamoDBRecord) -> None:
-    image = (record.raw_event.get("dynamodb") or {}).get("NewImage") or {}
-    if service().archive_hand(image):
+def on_change(record: DynamoDBRecord) -> None:
+    change = record.raw_event.get("dynamodb") or {}
+    if record.raw_event.get("eventName") == "REMOVE":
+        if service().forget_game(change.get("Keys") or {}, change.get("OldImage")):
+            count("games_expired")
+    elif service().archive_hand(change.get("NewImage") or {}):
         count("hands_archived")
 
 
 def consume(event: dict[str, Any], context: Any) -> Any:
     return process_partial_response(
-        event=event, record_handler=archive, processor=processor, context=context
+        event=event, record_handler=on_change, processor=processor, context=context
     )
 
 

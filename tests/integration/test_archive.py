@@ -112,3 +112,23 @@ def test_hands_bots_play_within_one_change_are_archived_by_it(
     assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
     assert {m["hand_number"] for m in moves} == set(range(1, hands + 1))
     assert privileged.match(game).status == "finished"
+
+
+def test_a_removed_game_takes_its_archives_and_memberships_with_it(
+    api: Api, privileged: Privileged
+) -> None:
+    """TTL deletes a finished game's item: the consumer deletes the items that hang off it."""
+    game, players = new_duel(api, seed=44)
+    while api.get(game, OUTSIDER).ok()["hand_number"] < 3:
+        step(api, game, players)
+    api.drain()
+    store = privileged.store
+    assert store.archived_moves(game) and game in store.member_games("ana")
+    store.client.delete_item(  # what DynamoDB's TTL does to an expired item
+        TableName=store.table_name, Key={"pk": {"S": f"GAME#{game}"}, "sk": {"S": "GAME"}}
+    )
+    assert api.drain() >= 1
+    assert store.archived_moves(game) == []
+    assert game not in store.member_games("ana") and game not in store.member_games("ben")
+    assert all(g["id"] != game for g in api.call("GET", "/me/games", player="ana").ok()["games"])
+    assert api.moves(game, "ana").code == "game_not_found"

@@ -154,16 +154,21 @@ def test_unsupported_operators_are_refused() -> None:
         matches({"a": [{"suffix": "x"}]}, {"a": "x"})
 
 
-def test_the_templates_archive_filter() -> None:
-    (pattern,) = archive_source().filters
+def test_the_templates_archive_filters() -> None:
+    """Writes marked with ``archive``, and removed game items; nothing else."""
+    source = archive_source()
+    assert len(source.filters) == 2
     marked = {"pk": {"S": "GAME#g"}, "archive": {"N": "3"}}
     unmarked = {"pk": {"S": "GAME#g"}}
-    assert matches(pattern, record("MODIFY", new=marked, old=unmarked))
-    assert matches(pattern, record("INSERT", new=marked))
-    assert not matches(pattern, record("MODIFY", new=unmarked, old=marked))
-    assert not matches(pattern, record("MODIFY", new={"archive": {"S": "3"}}))
-    assert not matches(pattern, record("REMOVE", old=marked))  # no NewImage at all
-    assert not matches(pattern, record("REMOVE", new=marked))  # and the event name decides
+    assert source.passes(record("MODIFY", new=marked, old=unmarked))
+    assert source.passes(record("INSERT", new=marked))
+    assert not source.passes(record("MODIFY", new=unmarked, old=marked))
+    assert not source.passes(record("MODIFY", new={"archive": {"S": "3"}}))
+    assert source.passes(record("REMOVE", old=marked))  # a game item went (TTL)
+    assert source.passes(record("REMOVE", old=unmarked))
+    hand = record("REMOVE", old=unmarked)
+    hand["dynamodb"]["Keys"]["sk"] = {"S": "HAND#0001"}  # an archive or membership item went
+    assert not source.passes(hand)
 
 
 # ---------------------------------------------------------------------------- stream_sources
@@ -360,16 +365,19 @@ def test_only_matching_records_are_delivered_as_lambda_events(ddb_endpoint: str)
     assert stream.pump.drain() == 0  # nothing new: nothing delivered again
     assert len(stream.function.events) == 1
 
-    # marking the plain item is a MODIFY with both images; removing the marked one is not
-    # delivered at all (the filter wants a NewImage)
+    # marking the plain item is a MODIFY with both images; removing the marked one is a
+    # REMOVE with only the old image; unmarking it again is not delivered at all
     stream.put(plain, archive=1)
     stream.client.delete_item(TableName=GAME_TABLE, Key={"pk": {"S": marked}, "sk": {"S": "GAME"}})
-    assert stream.drain(2) == 1
-    assert stream.function.batches() == [[marked], [plain]]
-    modify = stream.function.events[1]["Records"][0]
+    stream.put(plain)
+    assert stream.drain(2) == 2
+    assert stream.function.batches() == [[marked], [plain, marked]]
+    modify, remove = stream.function.events[1]["Records"]
     assert modify["eventName"] == "MODIFY"
     assert "archive" not in modify["dynamodb"]["OldImage"]
     assert modify["dynamodb"]["NewImage"]["archive"] == {"N": "1"}
+    assert remove["eventName"] == "REMOVE" and "NewImage" not in remove["dynamodb"]
+    assert remove["dynamodb"]["OldImage"]["archive"] == {"N": "3"}
     assert stream.pump.drain() == 0
 
 

@@ -44,6 +44,7 @@ from domino.store.games import (
     Seat,
     Unavailable,
     VersionConflict,
+    game_id_of,
     record_from_image,
 )
 
@@ -180,6 +181,19 @@ class GameService:
         self._call(
             self.store.archive_moves, record.id, record.archive_hand, match.previous_hand_moves
         )
+        return True
+
+    def forget_game(self, keys: dict[str, Any], old_image: dict[str, Any] | None) -> bool:
+        """Stream consumer: a game item was deleted (its TTL expired). Its archived hands and
+        its players' membership items go too, so that nothing outlives it and "my games" does
+        not fill up with games that no longer exist."""
+        game_id = game_id_of(keys)
+        if game_id is None:
+            return False
+        record = record_from_image(old_image) if old_image else None
+        # without the old image (another stream view type) only the archives can be found
+        players = sorted({s.player for s in record.seats if s.player}) if record else []
+        self._call(self.store.delete_satellites, game_id, players)
         return True
 
     # ------------------------------------------------------------------ commands

@@ -143,12 +143,18 @@ def _plain(item: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def game_id_of(keys: dict[str, dict[str, Any]]) -> str | None:
+    """The game id of a game item's typed key (None for any other item)."""
+    key = _plain(keys)
+    pk = str(key.get("pk", ""))
+    return pk.removeprefix("GAME#") if key.get("sk") == GAME_SK and pk.startswith("GAME#") else None
+
+
 def record_from_image(image: dict[str, dict[str, Any]]) -> GameRecord | None:
     """The game in a stream record's image (None for any other item)."""
-    item = _plain(image)
-    if item.get("sk") != GAME_SK or not str(item.get("pk", "")).startswith("GAME#"):
+    if game_id_of({k: image[k] for k in ("pk", "sk") if k in image}) is None:
         return None
-    return _from_item(item)
+    return _from_item(_plain(image))
 
 
 def _to_item(record: GameRecord) -> dict[str, Any]:
@@ -362,6 +368,35 @@ class GameStore:
             TableName=self.table_name,
             Item=_typed({"pk": f"GAME#{game_id}", "sk": f"HAND#{hand_number:04d}", "log": packed}),
         )
+
+    def delete_satellites(self, game_id: str, players: list[str]) -> int:
+        """Delete what hangs off a game whose item is gone (its TTL expired): the archived
+        hands and the players' membership items. Returns how many items it deleted."""
+        keys = [{"pk": f"PLAYER#{player}", "sk": f"GAME#{game_id}"} for player in players]
+        kwargs: dict[str, Any] = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :hand)",
+            "ExpressionAttributeValues": _typed({":pk": f"GAME#{game_id}", ":hand": "HAND#"}),
+            "ProjectionExpression": "pk, sk",
+        }
+        while True:
+            response = self._call(self.client.query, **kwargs)
+            keys += [_plain(item) for item in response.get("Items", [])]
+            if "LastEvaluatedKey" not in response:
+                break
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        for start in range(0, len(keys), 25):  # BatchWriteItem's limit
+            requests = [{"DeleteRequest": {"Key": _typed(k)}} for k in keys[start : start + 25]]
+            pending: dict[str, Any] = {self.table_name: requests}
+            for _attempt in range(8):
+                response = self._call(self.client.batch_write_item, RequestItems=pending)
+                pending = response.get("UnprocessedItems") or {}
+                if not pending:
+                    break
+                time.sleep(0.05)
+            else:
+                raise Unavailable("UnprocessedItems")
+        return len(keys)
 
     def archived_moves(self, game_id: str) -> list[dict[str, Any]]:
         moves: list[dict[str, Any]] = []
