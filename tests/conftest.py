@@ -120,6 +120,19 @@ class Runtime:
             raw = err.read()
             return err.code, dict(err.headers), json.loads(raw) if raw else None
 
+    def get_retrying(
+        self, path: str, token: str | None = None, within: float = 10
+    ) -> tuple[int, dict[str, str], Any]:
+        """GET, retrying a 503 as clients do after Retry-After (here sooner, to keep tests
+        quick): /moves answers 503 while the stream consumer has not yet archived a hand that
+        just left the game item."""
+        deadline = time.monotonic() + within
+        while True:
+            status, headers, body = self.request("GET", path, token=token)
+            if status != 503 or time.monotonic() > deadline:
+                return status, headers, body
+            time.sleep(min(float(headers.get("Retry-After", 1)), 0.2))
+
     def token(self, player: str, name: str | None = None) -> str:
         status, _, body = self.request("POST", "/dev/token", {"player": player, "name": name})
         assert status == 200, body

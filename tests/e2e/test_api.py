@@ -140,8 +140,8 @@ def test_two_players_play_a_whole_match_over_http(runtime: Runtime) -> None:
     # the move log, every hand of it (older hands come from their archive items)
     plays = sum(1 for _, action, _ in table.actions if action == "play")
     for seat, token in ((0, alice), (1, bob), (None, watcher)):
-        status, headers, log = runtime.request(
-            "GET", f"/games/{table.game_id}/moves?after=0", token=token
+        status, headers, log = runtime.get_retrying(
+            f"/games/{table.game_id}/moves?after=0", token=token
         )
         assert status == 200, log
         moves = log["moves"]
