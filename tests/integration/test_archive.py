@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,6 +87,22 @@ def test_old_moves_wait_for_the_consumer_then_come_whole(api: Api) -> None:
     assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
     assert {1, 2} <= {m["hand_number"] for m in moves} <= {1, 2, 3}
     assert api.drain() == 0  # nothing new: a second pass delivers nothing
+
+
+def test_a_read_waits_a_moment_for_a_consumer_just_behind(api: Api) -> None:
+    """The consumer catches up while the read waits: the whole log, no 503."""
+    api.drain()
+    game, players = new_duel(api, seed=45)
+    while api.get(game, OUTSIDER).ok()["hand_number"] < 3:
+        step(api, game, players)
+    consumer = threading.Timer(0.15, api.drain)
+    consumer.start()
+    try:
+        reply = api.call("GET", f"/games/{game}/moves?after=0", player="ana")
+    finally:
+        consumer.join()
+    moves = reply.ok()["moves"]
+    assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
 
 
 def test_hands_bots_play_within_one_change_are_archived_by_it(

@@ -530,7 +530,7 @@ class StreamPump:
             found.append(positions[identifier])
         return min(found), f"batchItemFailures {failures!r}"
 
-    def run(self, stop: threading.Event, interval: float = 0.25) -> None:
+    def run(self, stop: threading.Event, interval: float = 0.1) -> None:
         """Drain every ``interval`` seconds until ``stop`` is set; errors are logged, not raised."""
         self._stop = stop
         last_error: str | None = None

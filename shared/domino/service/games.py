@@ -50,6 +50,9 @@ from domino.store.games import (
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_RACE_RETRIES = 4
+#: pauses between reads of a hand archive the stream consumer has not written yet (~1 s in all;
+#: Lambda's DynamoDB stream delivery usually takes well under a second)
+ARCHIVE_WAITS = (0.1, 0.2, 0.3, 0.4)
 MAX_BOT_PLIES = 5000  # a whole match of bots after every human forfeited stays bounded
 
 
@@ -126,16 +129,27 @@ class GameService:
             first_held = game.match.first_held_n
         archived: list[dict[str, Any]] = []
         if after + 1 < first_held:  # hands older than the item holds live in archive items
-            archived = [
-                m
-                for m in self._call(self.store.archived_moves, game.record.id)
-                if after < m["n"] < first_held
-            ]
-            if [m["n"] for m in archived] != list(range(after + 1, first_held)):
-                # a hand left the item before the stream consumer archived it: it will
-                raise unavailable()
+            archived = self._archived(game.record.id, after, first_held)
         moves = move_list(archived, seat) + move_list(held, seat)
         return Outcome(200, {"moves": moves, "next": None}, {"ETag": etag(game.record.version)})
+
+    def _archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
+        """Moves ``after`` < n < ``first_held`` from the archive items. A hand can leave the
+        item before the stream consumer has copied it (when it lags by a whole hand): wait a
+        moment for it, then answer 503 rather than a log with a hole in it."""
+        wanted = list(range(after + 1, first_held))
+        for wait in (*ARCHIVE_WAITS, None):
+            moves = [
+                m
+                for m in self._call(self.store.archived_moves, game_id)
+                if after < m["n"] < first_held
+            ]
+            if [m["n"] for m in moves] == wanted:
+                return moves
+            if wait is None:
+                break
+            time.sleep(wait)
+        raise unavailable()
 
     def open_games(self, caller: Caller, limit: int, cursor: str | None) -> Outcome:
         start = _decode_cursor(cursor, ("pk", "sk", "open_list", "updated_at")) if cursor else None
