@@ -53,9 +53,9 @@ def one_of(*values: str) -> cs.CoreSchema:
     return cs.literal_schema(list(values))
 
 
-def whole(ge: int, le: int | None = None, lt: int | None = None) -> cs.CoreSchema:
+def whole(ge: int, le: int) -> cs.CoreSchema:
     """An integer; strict, so that ``true``, ``2.0`` and ``"2"`` are refused, not coerced."""
-    return cs.int_schema(ge=ge, le=le, lt=lt, strict=True)
+    return cs.int_schema(ge=ge, le=le, strict=True)
 
 
 class Request:
