@@ -16,7 +16,7 @@ from aws_lambda_powertools.utilities.batch import (
     process_partial_response,
 )
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import METRICS_ON, count, logger, metrics, service
+from domino.api.http import count, entry_point, service
 
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
@@ -36,6 +36,4 @@ def consume(event: dict[str, Any], context: Any) -> Any:
     )
 
 
-handler = logger.inject_lambda_context(
-    metrics.log_metrics(consume) if METRICS_ON else consume, clear_state=True
-)
+handler = entry_point(consume, records_metrics=True)

@@ -174,16 +174,23 @@ def game_command(app: APIGatewayHttpResolver, action: str, metric: str) -> None:
 def lambda_handler(
     app: APIGatewayHttpResolver, *, records_metrics: bool = False
 ) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
-    """The Lambda entry point of a function: logging context, tracing, metrics, then routing.
+    """The Lambda entry point of an API function: ``entry_point`` around the routing."""
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return app.resolve(event, context)
+
+    return entry_point(handler, records_metrics=records_metrics)
+
+
+def entry_point(
+    handler: Callable[[dict[str, Any], Any], Any], *, records_metrics: bool = False
+) -> Callable[[dict[str, Any], Any], Any]:
+    """Every function's handler wrapped the same way: logging context, tracing, metrics.
 
     The X-Ray SDK behind Powertools Tracer adds about 190 ms to every cold start, so it is
     loaded only where detailed tracing is switched on (template parameter DetailedTracing);
     Lambda's active tracing records every invocation either way.
     """
-
-    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return app.resolve(event, context)
-
     if records_metrics and METRICS_ON:
         handler = metrics.log_metrics(handler)
     if TRACING_ON:

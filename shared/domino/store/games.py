@@ -9,10 +9,12 @@ item (``pk=PLAYER#<sub>, sk=GAME#<id>``) in the same transaction.
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import os
 import time
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -240,6 +242,15 @@ class GameStore:
                 self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
         return response
 
+    def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
+        """Every item a Query matches, page after page, read as they are consumed."""
+        while True:
+            response = self._call(self.client.query, **kwargs)
+            yield from response.get("Items", [])
+            if "LastEvaluatedKey" not in response:
+                return
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
     # ------------------------------------------------------------------ games
 
     def load(self, game_id: str) -> GameRecord | None:
@@ -379,12 +390,7 @@ class GameStore:
             "ExpressionAttributeValues": _typed({":pk": f"GAME#{game_id}", ":hand": "HAND#"}),
             "ProjectionExpression": "pk, sk",
         }
-        while True:
-            response = self._call(self.client.query, **kwargs)
-            keys += [_plain(item) for item in response.get("Items", [])]
-            if "LastEvaluatedKey" not in response:
-                break
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        keys += [_plain(item) for item in self._query(**kwargs)]
         for start in range(0, len(keys), 25):  # BatchWriteItem's limit
             requests = [{"DeleteRequest": {"Key": _typed(k)}} for k in keys[start : start + 25]]
             pending: dict[str, Any] = {self.table_name: requests}
@@ -405,13 +411,9 @@ class GameStore:
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :hand)",
             "ExpressionAttributeValues": _typed({":pk": f"GAME#{game_id}", ":hand": "HAND#"}),
         }
-        while True:
-            response = self._call(self.client.query, **kwargs)
-            for item in response.get("Items", []):
-                moves.extend(json.loads(zlib.decompress(item["log"]["B"])))
-            if "LastEvaluatedKey" not in response:
-                return moves
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        for item in self._query(**kwargs):
+            moves.extend(json.loads(zlib.decompress(item["log"]["B"])))
+        return moves
 
     # ------------------------------------------------------------------ listings
 
@@ -440,35 +442,23 @@ class GameStore:
 
     def games_on_turn(self, player: str) -> list[str]:
         """Ids of the games waiting for ``player``'s move (GSI by_turn)."""
-        ids: list[str] = []
-        kwargs: dict[str, Any] = {
-            "TableName": self.table_name,
-            "IndexName": "by_turn",
-            "KeyConditionExpression": "turn_player = :p",
-            "ExpressionAttributeValues": _typed({":p": player}),
-        }
-        while True:
-            response = self._call(self.client.query, **kwargs)
-            ids += [i["pk"]["S"].removeprefix("GAME#") for i in response.get("Items", [])]
-            if "LastEvaluatedKey" not in response:
-                return ids
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        items = self._query(
+            TableName=self.table_name,
+            IndexName="by_turn",
+            KeyConditionExpression="turn_player = :p",
+            ExpressionAttributeValues=_typed({":p": player}),
+        )
+        return [i["pk"]["S"].removeprefix("GAME#") for i in items]
 
     def member_games(self, player: str, max_games: int = 1000) -> list[str]:
-        ids: list[str] = []
-        kwargs: dict[str, Any] = {
-            "TableName": self.table_name,
-            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :g)",
-            "ExpressionAttributeValues": _typed({":pk": f"PLAYER#{player}", ":g": "GAME#"}),
-            "ProjectionExpression": "sk",
-        }
-        while len(ids) < max_games:
-            response = self._call(self.client.query, **kwargs)
-            ids += [i["sk"]["S"].removeprefix("GAME#") for i in response.get("Items", [])]
-            if "LastEvaluatedKey" not in response:
-                break
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
-        return ids[:max_games]
+        items = self._query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :g)",
+            ExpressionAttributeValues=_typed({":pk": f"PLAYER#{player}", ":g": "GAME#"}),
+            ProjectionExpression="sk",
+        )
+        # the generator stops paging once enough ids are in
+        return [i["sk"]["S"].removeprefix("GAME#") for i in itertools.islice(items, max_games)]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         """BatchGetItem in chunks of 100 (eventually consistent: listings, not moves)."""
