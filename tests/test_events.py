@@ -83,7 +83,7 @@ def test_event_replays_through_its_handler(
     event = json.loads(path.read_text())
     if path.name in SETUP:
         game = event["pathParameters"]["id"]
-        monkeypatch.setattr("domino.service.games.secrets.token_urlsafe", lambda _n=16: game)
+        monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
         SETUP[path.name](Api(), game)
         monkeypatch.undo()
     result = handler(event, LambdaContext(function_name=name))

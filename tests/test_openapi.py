@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 import yaml
-from domino.api.errors import STATUS_BY_CODE, ApiError
+from domino.api.errors import STATUS_BY_CODE, DominoError, InvalidRequest, error_parts
 from domino.api.models import CreateGame, Deal, JoinGame, PlayTile
 from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
 from domino.local.template import Template
+from domino.service.errors import VersionMismatch
+from domino.service.values import GameSeen
 from domino.service.views import game_view, move_list, summary
-from domino.store.games import GameRecord, Seat
+from domino.store.records import GameRecord, Seat
 from pydantic.json_schema import GenerateJsonSchema
 
 REPO = Path(__file__).resolve().parents[1]
@@ -355,7 +357,7 @@ def test_waiting_and_abandoned_games_fit_the_schemas() -> None:
     view = game_view(record, rules, None, None)
     check(view, schema("GameView"))
     assert view["result"]["reason"] == "abandoned"
-    stale = ApiError("version_mismatch", "m", extra={"game": view}).body()
+    stale = error_parts(VersionMismatch(GameSeen(record.id, record.version, view), 0))[1]
     check(stale, schema("VersionMismatch"))
     check(stale, schema("Error"))
 
@@ -366,5 +368,6 @@ def test_presets_fit_the_schema() -> None:
 
 def test_error_bodies_fit_the_schema() -> None:
     for code in STATUS_BY_CODE:
-        check(ApiError(code, "message").body(), schema("Error"))
-    check(ApiError("invalid_request", "m", fields=["players"]).body(), schema("Error"))
+        error = type("Refusal", (DominoError,), {"code": code})("message")
+        check(error_parts(error)[1], schema("Error"))
+    check(error_parts(InvalidRequest("m", ["players"]))[1], schema("Error"))

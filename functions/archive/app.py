@@ -24,9 +24,9 @@ processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 def on_change(record: DynamoDBRecord) -> None:
     change = record.raw_event.get("dynamodb") or {}
     if record.raw_event.get("eventName") == "REMOVE":
-        if service().forget_game(change.get("Keys") or {}, change.get("OldImage")):
+        if service().archive.forget_game(change.get("Keys") or {}, change.get("OldImage")):
             count("games_expired")
-    elif service().archive_hand(change.get("NewImage") or {}):
+    elif service().archive.archive_hand(change.get("NewImage") or {}):
         count("hands_archived")
 
 

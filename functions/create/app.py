@@ -2,21 +2,25 @@
 
 from typing import Any
 
+from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import lambda_handler, mutate, service
+from domino.api.http import Caller, Reply, lambda_handler, mutate, seen, service
 from domino.api.models import CreateGame
 
 app = make_app(validation=False)
 
 
 @app.post("/games")
-def create() -> Any:
+def create() -> Response[Any]:
     # Parsed here rather than by the resolver: the body is JSON whatever Content-Type says;
     # inside the command, so that a missing caller is 401 before a bad body is 400.
     body = app.current_event.body
-    return mutate(
-        app, lambda caller: service().create(caller, CreateGame.parse(body)), "games_created"
-    )
+
+    def command(caller: Caller) -> Reply:
+        game = service().commands.create(caller, CreateGame.parse(body))
+        return seen(game, 201, Location=f"/games/{game.game_id}")
+
+    return mutate(app, command, "games_created")
 
 
 handler = lambda_handler(app, records_metrics=True)

@@ -2,15 +2,16 @@
 
 from typing import Any
 
+from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler, respond, service
+from domino.api.http import caller, lambda_handler, respond, seen, service
 
 app = make_app()
 
 
 @app.get("/games/<game_id>")
-def get_game(game_id: str) -> Any:
-    return respond(service().get(caller(app), game_id))
+def get_game(game_id: str) -> Response[Any]:
+    return respond(seen(service().queries.get(caller(app), game_id)))
 
 
 handler = lambda_handler(app)

@@ -1,12 +1,8 @@
 """GET /health: the readiness probe (no authentication, no database)."""
 
-from typing import Any
-
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from domino.api.app import make_app
+from domino.api.http import lambda_handler
 
-logger = Logger()
 app = make_app(validation=False)
 
 
@@ -15,6 +11,4 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = lambda_handler(app)

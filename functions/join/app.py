@@ -1,8 +1,18 @@
 """POST /games/{id}/join: take a seat; filling the last seat deals the first hand."""
 
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import game_command, lambda_handler
+from domino.api.http import game_command, lambda_handler, service
+from domino.api.models import JoinGame
 
 app = make_app(validation=False)
-game_command(app, "join", "games_joined")
+
+
+@app.post("/games/<game_id>/join")
+def join(game_id: str) -> Response[Any]:
+    return game_command(app, game_id, "games_joined", JoinGame.parse, service().commands.join)
+
+
 handler = lambda_handler(app, records_metrics=True)

@@ -2,9 +2,10 @@
 
 from typing import Annotated, Any, Literal
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler, respond, service
+from domino.api.http import caller, lambda_handler, respond_page, service
 
 app = make_app()
 
@@ -17,8 +18,8 @@ def open_games(
     status: Annotated[Literal["waiting"], Query()] = "waiting",
     limit: Limit = 20,
     cursor: Cursor = None,
-) -> Any:
-    return respond(service().open_games(caller(app), limit, cursor))
+) -> Response[Any]:
+    return respond_page(service().queries.open_games(caller(app), limit, cursor), "games")
 
 
 @app.get("/me/games")
@@ -27,8 +28,9 @@ def my_games(
     turn: Annotated[Literal["mine"] | None, Query()] = None,
     limit: Limit = 20,
     cursor: Cursor = None,
-) -> Any:
-    return respond(service().my_games(caller(app), status, turn == "mine", limit, cursor))
+) -> Response[Any]:
+    page = service().queries.my_games(caller(app), status, turn == "mine", limit, cursor)
+    return respond_page(page, "games")
 
 
 handler = lambda_handler(app)

@@ -1,8 +1,20 @@
 """POST /games/{id}/pass: pass when you can neither play nor draw."""
 
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import game_command, lambda_handler
+from domino.api.http import game_command, lambda_handler, service
+from domino.api.models import PASS_TURN, empty_body
 
 app = make_app(validation=False)
-game_command(app, "pass", "turns_passed")
+
+
+@app.post("/games/<game_id>/pass")
+def pass_turn(game_id: str) -> Response[Any]:
+    return game_command(
+        app, game_id, "turns_passed", empty_body(PASS_TURN), service().commands.move
+    )
+
+
 handler = lambda_handler(app, records_metrics=True)

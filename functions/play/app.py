@@ -1,8 +1,18 @@
 """POST /games/{id}/play: lay a tile on an end."""
 
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import game_command, lambda_handler
+from domino.api.http import game_command, lambda_handler, service
+from domino.api.models import PlayTile
 
 app = make_app(validation=False)
-game_command(app, "play", "moves_played")
+
+
+@app.post("/games/<game_id>/play")
+def play(game_id: str) -> Response[Any]:
+    return game_command(app, game_id, "moves_played", PlayTile.parse, service().commands.move)
+
+
 handler = lambda_handler(app, records_metrics=True)

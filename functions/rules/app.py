@@ -3,11 +3,10 @@
 from typing import Any
 
 from domino.api.app import make_app
-from domino.api.http import lambda_handler
-from domino.engine import PRESETS
+from domino.api.http import lambda_handler, preset_list
 
 app = make_app(validation=False)
-PRESET_LIST = {"presets": [preset.describe() for preset in PRESETS.values()]}
+PRESET_LIST = preset_list()
 
 
 @app.get("/rules")

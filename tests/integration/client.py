@@ -18,34 +18,14 @@ from domino.engine.tiles import TILES
 from domino.local.invoke import LambdaContext, http_event, load_handler
 from domino.local.streams import StreamPump, StreamSource
 from domino.local.template import Template
-from domino.store.games import GameRecord, GameStore
+from domino.store.dynamo import DynamoGameStore
+from domino.store.records import GameRecord
+
+from tests.deals import DOS_DEAL
 
 TEMPLATE = Template()
 NO_CLAIMS = object()  # pass as ``player`` for an event without JWT claims
-
-# hand 1 of dos-jugadores: bob holds 6-6 and leads it
-DOS_DEAL: dict[str, list[Any]] = {
-    "hands": [
-        ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-5"],
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-    ],
-    "boneyard": [
-        "4-6",
-        "5-6",
-        "0-2",
-        "0-3",
-        "0-4",
-        "0-5",
-        "1-2",
-        "1-3",
-        "1-4",
-        "1-5",
-        "2-4",
-        "2-5",
-        "3-5",
-        "4-4",
-    ],
-}
+__all__ = ["DOS_DEAL", "NO_CLAIMS", "Api", "Privileged", "Reply"]
 
 
 @dataclass
@@ -220,7 +200,7 @@ def tiles_shown(body: Any, *, skip: tuple[str, ...] = REVEALED) -> set[str]:
 class Privileged:
     """What the store holds: the decoded engine state, for computing what a seat may not see."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: DynamoGameStore) -> None:
         self.store = store
 
     def record(self, game: str) -> GameRecord:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 from domino.api import http, settings
-from domino.store.games import GameStore
+from domino.store.dynamo import DynamoGameStore
 
 from tests.integration.client import Api, Privileged
 
@@ -22,4 +22,4 @@ def api(ddb_endpoint: str) -> Api:
 
 @pytest.fixture(scope="session")
 def privileged(api: Api) -> Privileged:
-    return Privileged(GameStore(os.environ["TABLE_NAME"]))
+    return Privileged(DynamoGameStore(os.environ["TABLE_NAME"]))

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 from domino.api import http
-from domino.api.errors import ApiError
-from domino.api.identity import Caller
+from domino.api.errors import STATUS_BY_CODE
+from domino.engine.errors import DominoError
+from domino.service.values import Caller, MakeMove
 
 from tests.integration.client import DOS_DEAL, Api, Reply
 
@@ -135,9 +136,10 @@ def test_twenty_threads_sharing_one_service(api: Api) -> None:
     def play() -> tuple[int, str | None]:
         barrier.wait(30)
         try:
-            return service.command("play", bob, game, '{"tile": "6-6"}', None).status, None
-        except ApiError as err:
-            return err.status, err.code
+            service.commands.move(bob, game, MakeMove("play", "6-6"), None)
+            return 200, None
+        except DominoError as err:
+            return STATUS_BY_CODE[err.code], err.code
 
     with ThreadPoolExecutor(20) as pool:
         tally = Counter(pool.map(lambda _i: play(), range(20)))

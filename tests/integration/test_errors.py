@@ -49,6 +49,8 @@ def post(
     return api.call("POST", f"/games/{game}/{action}", body, player=player, headers=headers)
 
 
+DEEP = "[" * 1000 + "]" * 1000  # 2 KB of nesting
+
 # (why, caller, action, body, headers, status, code) on the fresh duel; the first failing check
 # answers, in API.md's order: 401, 404, 400, 403, 412, then the rules
 # fmt: off
@@ -97,6 +99,11 @@ DUEL_CASES: list[tuple[str, Any, str, Any, dict[str, str] | None, int, str]] = [
      "must_lead_opening_tile"),
     ("draw holding a playable tile", "bob", "draw", {}, None, 422, "must_play"),
     ("pass holding a playable tile", "bob", "pass", {}, None, 422, "cannot_pass"),
+    # bodies nested deeper than a JSON parser goes (once a RecursionError and a 500)
+    *[(f"{action}, 1,000 deep", "bob", action, DEEP, None, 400, "invalid_request")
+      for action in ("play", "draw", "pass", "leave", "join")],
+    ("draw, 1,000 deep, with an Idempotency-Key", "bob", "draw", DEEP,
+     {"Idempotency-Key": "deep-1"}, 400, "invalid_request"),
 ]
 # fmt: on
 
@@ -114,6 +121,35 @@ def test_refused_on_a_dealt_game(
     if code == "version_mismatch":
         assert reply.header("ETag") == '"2"'
         assert reply.body["game"] == api.get(duel, player).ok()
+
+
+def test_a_bad_body_for_an_unknown_game_is_404(api: Api) -> None:
+    """404 before 400: the game is looked for before the body is read."""
+    for action, body in (("draw", DEEP), ("play", {"tile": 66}), ("join", {"seat": "x"})):
+        refused(post(api, "nosuchgame01", action, body, "bob"), 404, "game_not_found")
+        bad_if_match = {"If-Match": "latest"}
+        refused(post(api, "nosuchgame01", action, {}, "bob", bad_if_match), 404, "game_not_found")
+
+
+@pytest.mark.parametrize("length", [256, 2048, 10_000])
+def test_a_subject_longer_than_a_key_holds_is_unauthorized(
+    api: Api, duel: str, length: int
+) -> None:
+    """An identity provider may send any subject; the keys it becomes hold 255 characters."""
+    player = "p" * length
+    refused(api.create(player, preset="clasico", players=3), 401, "unauthorized")
+    with unchanged(api, duel):
+        refused(api.join(duel, player), 401, "unauthorized")
+    refused(api.call("GET", "/me/games", player=player), 401, "unauthorized")
+    refused(api.call("GET", "/me", player=player), 401, "unauthorized")
+
+
+def test_a_subject_of_255_characters_plays(api: Api) -> None:
+    player = "p" * 255
+    game = api.create(player, preset="dos-jugadores", players=2, bots=1).ok(201)["id"]
+    assert api.call("GET", "/me", player=player).ok()["player"] == player
+    mine = api.call("GET", "/me/games", player=player).ok()["games"]
+    assert [g["id"] for g in mine] == [game]
 
 
 def test_refusals_later_in_the_hand(api: Api, privileged: Privileged, duel: str) -> None:
@@ -248,7 +284,7 @@ def test_create_refused(api: Api, case: tuple[Any, ...]) -> None:
 
 
 def test_dev_only_inputs_outside_dev_mode(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(http.service(), "dev_mode", False)
+    monkeypatch.setattr(http.service().commands, "dev_mode", False)
     before = my_games(api, "dave")
     for extra in ({"seed": 1}, {"deal": DOS_DEAL}, {"seed": 1, "deal": DOS_DEAL}):
         reply = api.create("dave", preset="dos-jugadores", players=2, **extra)

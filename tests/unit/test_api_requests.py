@@ -6,21 +6,32 @@ import json
 from typing import Any
 
 import pytest
-from domino.api.errors import ApiError
-from domino.api.models import CreateGame, JoinGame, PlayTile
+from domino.api.errors import InvalidRequest, error_parts
+from domino.api.models import CreateGame, JoinGame, PlayTile, check_empty, parse_if_match
+from domino.service.values import MakeMove, NewGame, TakeSeat
 
 
-def refused(model: Any, body: str | None) -> ApiError:
-    with pytest.raises(ApiError) as caught:
+def refused(model: Any, body: str | None) -> InvalidRequest:
+    with pytest.raises(InvalidRequest) as caught:
         model.parse(body)
     assert caught.value.code == "invalid_request"
-    assert caught.value.status == 400
+    assert error_parts(caught.value)[0] == 400
     return caught.value
+
+
+@pytest.mark.parametrize(
+    ("request_type", "command"), [(CreateGame, NewGame), (JoinGame, TakeSeat), (PlayTile, MakeMove)]
+)
+def test_each_body_makes_the_service_command_of_the_same_fields(
+    request_type: Any, command: Any
+) -> None:
+    names = set(command.__dataclass_fields__) - {"kind"}  # a play's kind is its route
+    assert set(request_type.FIELDS) == names
 
 
 def test_a_create_body_gets_its_defaults_and_trimmed_text() -> None:
     game = CreateGame.parse(json.dumps({"preset": " clasico ", "players": 4, "name": " Ana "}))
-    assert isinstance(game, CreateGame)
+    assert isinstance(game, NewGame)
     assert (game.preset, game.players, game.name) == ("clasico", 4, "Ana")
     assert (game.bots, game.bot_level, game.on_timeout, game.private) == (
         0,
@@ -29,15 +40,14 @@ def test_a_create_body_gets_its_defaults_and_trimmed_text() -> None:
         False,
     )
     assert game.rules is None and game.deal is None and game.seed is None
-    assert game.deal_dict() is None
 
 
 def test_a_dev_deal_is_read_as_nested_fields() -> None:
     body = {"preset": "clasico", "players": 2, "deal": {"hands": [["6-6"], ["5-5"]]}}
     game = CreateGame.parse(json.dumps(body))
-    assert game.deal_dict() == {"hands": [["6-6"], ["5-5"]]}  # no boneyard: left out, not None
+    assert game.deal == {"hands": [["6-6"], ["5-5"]]}  # no boneyard: left out, not None
     with_boneyard = dict(body, deal={"hands": [["6-6"]], "boneyard": ["1-1"]})
-    assert CreateGame.parse(json.dumps(with_boneyard)).deal_dict() == with_boneyard["deal"]
+    assert CreateGame.parse(json.dumps(with_boneyard)).deal == with_boneyard["deal"]
 
 
 @pytest.mark.parametrize("players", ["4", 4.0, True, None, 11, 1])
@@ -82,3 +92,40 @@ def test_an_empty_body_is_an_empty_object() -> None:
 @pytest.mark.parametrize("seat", ["1", 1.0, True, -1, 10])
 def test_a_seat_is_a_whole_number_from_0_to_9(seat: Any) -> None:
     assert refused(JoinGame, json.dumps({"seat": seat})).fields == ["seat"]
+
+
+def test_a_play_is_a_move_command() -> None:
+    assert PlayTile.parse('{"tile": "3-5", "end": "left"}') == MakeMove("play", "3-5", "left")
+
+
+@pytest.mark.parametrize("body", [None, "", " ", "{}", " { } "])
+def test_an_empty_body_is_none_or_an_empty_object(body: str | None) -> None:
+    check_empty(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("{", "The body is not valid JSON."),
+        ("[]", "This request takes an empty JSON object: {}."),
+        ('{"tile": "3-5"}', "This request takes an empty JSON object: {}."),
+        # deeper than the JSON parser goes: a 400 like any other body that is not {}
+        ("[" * 1000 + "]" * 1000, "This request takes an empty JSON object: {}."),
+        ("[" * 100_000 + "]" * 100_000, "This request takes an empty JSON object: {}."),
+    ],
+)
+def test_a_body_where_none_is_taken_is_refused(body: str, message: str) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        check_empty(body)
+    assert caught.value.message == message
+
+
+@pytest.mark.parametrize(("value", "version"), [('"4"', 4), ('W/"12"', 12), ("7", 7)])
+def test_if_match_names_a_version(value: str, version: int) -> None:
+    assert parse_if_match(value) == version
+
+
+@pytest.mark.parametrize("value", ['"v4"', "*", '""', '"-1"', '"1.5"', '"\u00b2"', "²", "9" * 13])
+def test_if_match_is_a_version_or_refused(value: str) -> None:
+    with pytest.raises(InvalidRequest):
+        parse_if_match(value)

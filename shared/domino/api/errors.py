@@ -1,12 +1,30 @@
-"""Every error the API answers, with its contract status and code (API.md "Errors").
+"""Every error the API answers: the contract's status per code (API.md "Errors"), the edge's
+own domain errors, and the one function that turns any ``DominoError`` into a response body.
 
-Domain code raises ``ApiError`` (or an engine error, whose ``code`` maps here); the resolver
-factory turns either into ``{"error": {"code", "message"}}`` in one place.
+The engine, the store and the service raise ``DominoError`` subclasses, each with its code;
+``make_app`` installs one exception handler that answers them through ``error_parts``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from domino.service.errors import Conflict, DominoError, InvalidInput, Unavailable, VersionMismatch
+
+__all__ = [
+    "STATUS_BY_CODE",
+    "DominoError",
+    "IdempotencyKeyReused",
+    "Internal",
+    "InvalidRequest",
+    "PayloadTooLarge",
+    "RequestInProgress",
+    "RouteNotFound",
+    "Unauthorized",
+    "Unavailable",
+    "error_parts",
+    "etag",
+]
 
 STATUS_BY_CODE: dict[str, int] = {
     "invalid_request": 400,
@@ -37,35 +55,75 @@ STATUS_BY_CODE: dict[str, int] = {
 }
 
 
-class ApiError(Exception):
-    """An answer other than success: ``code`` decides the status (STATUS_BY_CODE)."""
+class InvalidRequest(InvalidInput):
+    """A request the edge refuses before any use case runs; ``fields`` names what failed."""
 
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        extra: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-        fields: list[str] | None = None,
-    ) -> None:
+    def __init__(self, message: str, fields: list[str] | None = None) -> None:
         super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = STATUS_BY_CODE[code]
-        self.extra = extra or {}
-        self.headers = headers or {}
         self.fields = fields
 
-    def body(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.fields is not None:
-            error["fields"] = self.fields
-        return {"error": error, **self.extra}
+
+class Unauthorized(DominoError):
+    code = "unauthorized"
+
+    def __init__(self, message: str = "A valid bearer token is required.") -> None:
+        super().__init__(message)
 
 
-def unavailable() -> ApiError:
-    """DynamoDB throttled after the SDK's retries: 503 and when to come back."""
-    return ApiError(
-        "unavailable", "The service is busy; retry shortly.", headers={"Retry-After": "1"}
-    )
+class RouteNotFound(DominoError):
+    code = "not_found"
+
+
+class PayloadTooLarge(DominoError):
+    code = "payload_too_large"
+
+
+class IdempotencyKeyReused(DominoError):
+    code = "idempotency_key_reused"
+
+    def __init__(
+        self, message: str = "This Idempotency-Key was used with another request."
+    ) -> None:
+        super().__init__(message)
+
+
+class RequestInProgress(Conflict):
+    """A request with the same Idempotency-Key is still running."""
+
+    retry_after: ClassVar[int | None] = 1
+
+    def __init__(self) -> None:
+        super().__init__("A request with this Idempotency-Key is in progress.")
+
+
+class Internal(DominoError):
+    """Anything unexpected: nothing internal is said."""
+
+    code = "internal"
+
+    def __init__(self) -> None:
+        super().__init__("Internal server error.")
+
+
+def error_parts(err: DominoError) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """Status, body and headers of the answer to ``err``: ``{"error": {"code", "message",
+    "fields"?}}``, plus the game as the caller may see it for a stale or lost change."""
+    error: dict[str, Any] = {"code": err.code, "message": err.message}
+    fields = getattr(err, "fields", None)
+    if fields is not None:
+        error["fields"] = fields
+    body: dict[str, Any] = {"error": error}
+    headers: dict[str, str] = {}
+    if isinstance(err, VersionMismatch):
+        body["game"] = err.current.view
+        headers["ETag"] = etag(err.current.version)
+    elif isinstance(err, Conflict) and err.current is not None:
+        body["game"] = err.current.view
+    retry_after = getattr(err, "retry_after", None)
+    if isinstance(err, Unavailable | Conflict) and retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return STATUS_BY_CODE[err.code], body, headers
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'

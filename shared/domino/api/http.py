@@ -1,4 +1,5 @@
-"""Glue between a route and the service: caller, headers, idempotency, responses, the handler.
+"""Glue between a route and the service: the composition root, the caller, headers,
+idempotency, responses, and the Lambda entry point every function goes through.
 
 Every mutating route goes through ``mutate``: an ``Idempotency-Key`` makes a retry with the
 same key and body return the first successful response (Powertools Idempotency on its own
@@ -11,11 +12,11 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
-import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -33,28 +34,67 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 
 from domino.api.app import json_response
-from domino.api.errors import ApiError, unavailable
-from domino.api.identity import Caller, caller_from_event
+from domino.api.errors import (
+    IdempotencyKeyReused,
+    InvalidRequest,
+    RequestInProgress,
+    Unavailable,
+    etag,
+)
+from domino.api.identity import caller_from_event
+from domino.api.models import parse_if_match
 from domino.api.settings import settings
-from domino.service.games import GameService, Outcome
-from domino.store.games import GameStore, throttled
+from domino.engine import PRESETS
+from domino.service import GameService
+from domino.service.values import Caller, GameSeen, Page
+from domino.store.dynamo import DynamoGameStore
+from domino.store.errors import throttled
+
+__all__ = [
+    "Caller",
+    "Reply",
+    "caller",
+    "count",
+    "entry_point",
+    "game_command",
+    "header",
+    "lambda_handler",
+    "mutate",
+    "preset_list",
+    "respond",
+    "respond_page",
+    "seen",
+    "service",
+    "tagged",
+]
 
 logger = Logger(service="domino")
 metrics = Metrics(namespace="Domino", service="domino")
-METRICS_ON = os.environ.get("POWERTOOLS_METRICS_DISABLED", "false").lower() != "true"
-TRACING_ON = os.environ.get("POWERTOOLS_TRACE_DISABLED", "false").lower() != "true"
 
-IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 IDEMPOTENCY_SECONDS = 24 * 3600
 
-_pending: contextvars.ContextVar[Callable[[], Outcome]] = contextvars.ContextVar("pending")
+Parsed = TypeVar("Parsed")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A successful answer: what the idempotency record keeps and a replay returns."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+_pending: contextvars.ContextVar[Callable[[], Reply]] = contextvars.ContextVar("pending")
 
 
 @lru_cache(maxsize=1)
 def service() -> GameService:
     """Built once per container (module scope would cost cold starts of routes that skip it)."""
     config = settings()
-    return GameService(GameStore(config.table_name), dev_mode=config.dev_mode)
+    store = DynamoGameStore(config.table_name, track_capacity=config.track_capacity)
+    return GameService(store, dev_mode=config.dev_mode)
 
 
 @lru_cache(maxsize=1)
@@ -69,14 +109,17 @@ def _idempotency() -> tuple[
     )
     persistence = DynamoDBPersistenceLayer(table_name=settings().idempotency_table)
 
-    @idempotent_function(
+    @idempotent_function(  # type: ignore[untyped-decorator, unused-ignore]
         data_keyword_argument="request", persistence_store=persistence, config=config
     )
     def run_once(request: dict[str, Any]) -> dict[str, Any]:
-        outcome = _pending.get()()
-        return {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
+        reply = _pending.get()()
+        return {"status": reply.status, "body": reply.body, "headers": reply.headers}
 
     return config, persistence, run_once
+
+
+# ---------------------------------------------------------------------- requests and answers
 
 
 def caller(app: APIGatewayHttpResolver) -> Caller:
@@ -88,95 +131,122 @@ def header(app: APIGatewayHttpResolver, name: str) -> str | None:
     return headers.get(name.lower()) or headers.get(name)
 
 
-def respond(outcome: Outcome) -> Response[Any]:
-    return json_response(outcome.status, outcome.body, outcome.headers)
+def tagged(body: dict[str, Any], version: int, status: int = 200, **headers: str) -> Reply:
+    """An answer about a game, with its version as the ETag."""
+    return Reply(status, body, {"ETag": etag(version), **headers})
 
 
-def mutate(
-    app: APIGatewayHttpResolver, command: Callable[[Caller], Outcome], metric: str
-) -> Response[Any]:
-    """Run a mutating command once per ``Idempotency-Key`` (when the client sends one)."""
-    who = caller(app)
-    key = header(app, "Idempotency-Key")
-    ran: list[Outcome] = []
+def seen(game: GameSeen, status: int = 200, **headers: str) -> Reply:
+    """A game as the caller sees it."""
+    return tagged(game.view, game.version, status, **headers)
 
-    def run() -> Outcome:
-        outcome = command(who)
-        count(metric)  # only when the command ran: a replay is not a second move
-        ran.append(outcome)
-        return outcome
 
-    if key is None:
-        outcome = run()
-    else:
-        if not IDEMPOTENCY_KEY.match(key):
-            raise ApiError(
-                "invalid_request", "Idempotency-Key must be 1-128 letters, digits or _ . : -"
-            )
-        event = app.current_event
-        body = event.body or ""
-        try:
-            canonical = json.dumps(json.loads(body), sort_keys=True) if body.strip() else ""
-        except ValueError:
-            canonical = body
-        request = {  # the key is the caller's; reusing it on another route is another body
-            "key": f"{who.player}|{key}",
-            "payload": hashlib.sha256(
-                f"{event.http_method} {event.path} {canonical}".encode()
-            ).hexdigest(),
-        }
-        config, _, run_once = _idempotency()
-        config.register_lambda_context(app.lambda_context)
-        token = _pending.set(run)
-        try:
-            stored = run_once(request=request)
-        except IdempotencyValidationError:
-            raise ApiError(
-                "idempotency_key_reused", "This Idempotency-Key was used with another request."
-            ) from None
-        except (IdempotencyAlreadyInProgressError, IdempotencyInconsistentStateError):
-            # inconsistent: the key's record changed under Powertools' retries; it settles
-            raise ApiError(
-                "conflict",
-                "A request with this Idempotency-Key is in progress.",
-                headers={"Retry-After": "1"},
-            ) from None
-        except IdempotencyPersistenceLayerError as err:
-            if ran:  # the command was applied and only recording its answer failed: answer it
-                logger.warning("idempotency record not saved", exc_info=True)
-                return respond(ran[0])
-            if throttled(err):
-                raise unavailable() from None
-            raise
-        finally:
-            _pending.reset(token)
-        outcome = Outcome(stored["status"], stored["body"], stored["headers"])
-    return respond(outcome)
+def respond(reply: Reply) -> Response[Any]:
+    return json_response(reply.status, reply.body, reply.headers)
+
+
+def respond_page(page: Page, key: str) -> Response[Any]:
+    return json_response(200, {key: page.items, "next": page.next})
+
+
+def preset_list() -> dict[str, Any]:
+    """``GET /rules``: every preset with its name, source, player range and rules."""
+    return {"presets": [preset.describe() for preset in PRESETS.values()]}
 
 
 def count(metric: str) -> None:
     """One business metric per accepted command (games_created, moves_played, ...)."""
-    if METRICS_ON:
+    if settings().metrics_enabled:
         metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
 
 
-def game_command(app: APIGatewayHttpResolver, action: str, metric: str) -> None:
-    """Register ``POST /games/{id}/<action>`` (join, leave, play, draw, pass) on ``app``."""
+# ---------------------------------------------------------------------- commands
 
-    @app.post(f"/games/<game_id>/{action}")
-    def command(game_id: str) -> Response[Any]:
-        body, if_match = app.current_event.body, header(app, "If-Match")
-        return mutate(
-            app, lambda who: service().command(action, who, game_id, body, if_match), metric
-        )
+
+def game_command(
+    app: APIGatewayHttpResolver,
+    game_id: str,
+    metric: str,
+    parse: Callable[[str | None], Parsed],
+    run: Callable[[Caller, str, Parsed, int | None], GameSeen],
+) -> Response[Any]:
+    """A command on one game (join, play, draw, pass, leave): the body read by ``parse`` and
+    ``If-Match`` into the expected version, then ``run``, once per Idempotency-Key."""
+    raw, if_match = app.current_event.body, header(app, "If-Match")
+
+    def command(who: Caller) -> Reply:
+        try:
+            parsed = parse(raw)
+            expected = parse_if_match(if_match) if if_match is not None else None
+        except InvalidRequest:
+            service().queries.load(game_id)  # the contract answers 404 before 400
+            raise
+        return seen(run(who, game_id, parsed, expected))
+
+    return mutate(app, command, metric)
+
+
+def mutate(
+    app: APIGatewayHttpResolver, command: Callable[[Caller], Reply], metric: str
+) -> Response[Any]:
+    """Run a mutating command once per ``Idempotency-Key`` (when the client sends one)."""
+    who = caller(app)
+    key = header(app, "Idempotency-Key")
+    ran: list[Reply] = []
+
+    def run() -> Reply:
+        reply = command(who)
+        count(metric)  # only when the command ran: a replay is not a second move
+        ran.append(reply)
+        return reply
+
+    if key is None:
+        return respond(run())
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        raise InvalidRequest("Idempotency-Key must be 1-128 letters, digits or _ . : -")
+    event = app.current_event
+    body = event.body or ""
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True) if body.strip() else ""
+    except (ValueError, RecursionError):  # not JSON: the command refuses it, as text it is a key
+        canonical = body
+    request = {  # the key is the caller's; reusing it on another route is another body
+        "key": f"{who.player}|{key}",
+        "payload": hashlib.sha256(
+            f"{event.http_method} {event.path} {canonical}".encode()
+        ).hexdigest(),
+    }
+    config, _, run_once = _idempotency()
+    config.register_lambda_context(app.lambda_context)
+    token = _pending.set(run)
+    try:
+        stored = run_once(request=request)
+    except IdempotencyValidationError:
+        raise IdempotencyKeyReused() from None
+    except (IdempotencyAlreadyInProgressError, IdempotencyInconsistentStateError):
+        # inconsistent: the key's record changed under Powertools' retries; it settles
+        raise RequestInProgress() from None
+    except IdempotencyPersistenceLayerError as err:
+        if ran:  # the command was applied and only recording its answer failed: answer it
+            logger.warning("idempotency record not saved", exc_info=True)
+            return respond(ran[0])
+        if throttled(err):
+            raise Unavailable() from None
+        raise
+    finally:
+        _pending.reset(token)
+    return respond(Reply(stored["status"], stored["body"], stored["headers"]))
+
+
+# ---------------------------------------------------------------------- the entry point
 
 
 def lambda_handler(
     app: APIGatewayHttpResolver, *, records_metrics: bool = False
-) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+) -> Callable[[dict[str, Any], Any], Any]:
     """The Lambda entry point of an API function: ``entry_point`` around the routing."""
 
-    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    def handler(event: dict[str, Any], context: Any) -> Any:
         return app.resolve(event, context)
 
     return entry_point(handler, records_metrics=records_metrics)
@@ -185,15 +255,25 @@ def lambda_handler(
 def entry_point(
     handler: Callable[[dict[str, Any], Any], Any], *, records_metrics: bool = False
 ) -> Callable[[dict[str, Any], Any], Any]:
-    """Every function's handler wrapped the same way: logging context, tracing, metrics.
+    """Every function's handler wrapped the same way: settings checked at startup, logging
+    context cleared per invocation with the request's correlation id, tracing, metrics.
 
     The X-Ray SDK behind Powertools Tracer adds about 190 ms to every cold start, so it is
     loaded only where detailed tracing is switched on (template parameter DetailedTracing);
     Lambda's active tracing records every invocation either way.
     """
-    if records_metrics and METRICS_ON:
+    config = settings()  # a function without its configuration fails here, at startup
+    inner = handler
+
+    def correlated(event: dict[str, Any], context: Any) -> Any:
+        # API Gateway's request id (stream and schedule events have none)
+        logger.set_correlation_id((event.get("requestContext") or {}).get("requestId"))
+        return inner(event, context)
+
+    handler = correlated
+    if records_metrics and config.metrics_enabled:
         handler = metrics.log_metrics(handler)
-    if TRACING_ON:
+    if config.tracing_enabled:
         from aws_lambda_powertools import Tracer
 
         tracer = Tracer(service="domino")

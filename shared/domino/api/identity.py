@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from domino.api.errors import ApiError
-
-MAX_NAME = 40
-
-
-@dataclass(frozen=True)
-class Caller:
-    player: str  # the token's sub
-    name: str  # name, else preferred_username, else the id
+from domino.api.errors import Unauthorized
+from domino.service.values import MAX_NAME, Caller
+from domino.store.records import MAX_PLAYER_ID
 
 
 def caller_from_event(event: dict[str, Any]) -> Caller:
-    """The authenticated caller; 401 when the authorizer put no subject in the event."""
+    """The authenticated caller; 401 when the authorizer put no usable subject in the event
+    (an identity provider may send any ``sub``: one longer than a key holds is refused)."""
     claims = (((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt") or {}).get(
         "claims"
     ) or {}
     player = claims.get("sub")
-    if not isinstance(player, str) or not player:
-        raise ApiError("unauthorized", "A valid bearer token is required.")
+    if not isinstance(player, str) or not player or len(player) > MAX_PLAYER_ID:
+        raise Unauthorized()
     name = claims.get("name") or claims.get("preferred_username") or player
     return Caller(player=player, name=str(name).strip()[:MAX_NAME] or player)

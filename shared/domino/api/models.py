@@ -9,36 +9,51 @@ class, fields as attributes, as a model would be.
 
 from __future__ import annotations
 
+import json
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic_core import CoreConfig, SchemaValidator, ValidationError
+from pydantic_core import CoreConfig, ErrorDetails, SchemaValidator, ValidationError
 from pydantic_core import core_schema as cs
 
-from domino.api.errors import ApiError
+from domino.api.errors import InvalidRequest
+from domino.service.values import DRAW_TILE, LEAVE, MAX_NAME, PASS_TURN, MakeMove, NewGame, TakeSeat
 
-if TYPE_CHECKING:
-    from domino.api.identity import Caller
+__all__ = [
+    "DRAW_TILE",
+    "LEAVE",
+    "PASS_TURN",
+    "CreateGame",
+    "Deal",
+    "JoinGame",
+    "PlayTile",
+    "Request",
+    "check_empty",
+    "empty_body",
+    "invalid_request",
+    "parse_if_match",
+]
 
-MAX_NAME = 40
+Command = TypeVar("Command")
 TILE_TEXT = re.compile(r"[0-9]{1,2} *- *[0-9]{1,2}")
 _CONFIG = CoreConfig(str_strip_whitespace=True)
 _REQUIRED = object()
 
 
-def invalid_request(err: ValidationError) -> ApiError:
-    """One 400 ``invalid_request`` naming the failing fields."""
+def invalid_request(errors: Iterable[ErrorDetails]) -> InvalidRequest:
+    """One 400 ``invalid_request`` naming the failing fields (of a body, or of the query as
+    ``query.<name>``), from pydantic's error list: the one formatter of validation messages."""
     fields, parts = [], []
-    for e in err.errors()[:5]:
-        where = ".".join(str(p) for p in e.get("loc", ()))
+    for e in list(errors)[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
         if e.get("type") == "json_invalid":
             parts.append("The body is not valid JSON.")
             continue
         fields.append(where)
         parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
-    return ApiError(
-        "invalid_request", "; ".join(parts) or "The request is not valid.", fields=fields
-    )
+    return InvalidRequest("; ".join(parts) or "The request is not valid.", fields)
 
 
 def text(min_length: int, max_length: int) -> cs.CoreSchema:
@@ -58,8 +73,9 @@ def whole(ge: int, le: int) -> cs.CoreSchema:
     return cs.int_schema(ge=ge, le=le, strict=True)
 
 
-class Request:
-    """A validated request body; subclasses declare ``FIELDS``: name -> (schema, default)."""
+class Request(Generic[Command]):
+    """A validated request body; subclasses declare ``FIELDS``: name -> (schema, default), and
+    ``COMMAND``, the service's command that ``parse`` returns (its fields are ``FIELDS``)."""
 
     # what pydantic-core's model schema sets on an instance
     __slots__ = (
@@ -69,6 +85,7 @@ class Request:
         "__pydantic_private__",
     )
     FIELDS: ClassVar[dict[str, tuple[cs.CoreSchema, Any]]]
+    COMMAND: ClassVar[Callable[..., Any] | None] = None
     #: read by pydantic's JSON Schema generator (tests/test_openapi.py checks docs/openapi.yaml)
     model_config: ClassVar[dict[str, Any]] = {}
     _validator: ClassVar[SchemaValidator]
@@ -95,21 +112,30 @@ class Request:
         return {name for name, (_, default) in cls.FIELDS.items() if default is _REQUIRED}
 
     @classmethod
-    def parse(cls, raw: str | None) -> Self:
+    def validate(cls, raw: str | None) -> Request[Command]:
         """Validate a raw JSON body (an empty body counts as ``{}``)."""
         try:
-            body: Self = cls._validator.validate_json(raw if raw and raw.strip() else "{}")
+            body: Request[Command] = cls._validator.validate_json(
+                raw if raw and raw.strip() else "{}"
+            )
         except ValidationError as err:
-            raise invalid_request(err) from None
+            raise invalid_request(err.errors()) from None
         return body
+
+    @classmethod
+    def parse(cls, raw: str | None) -> Command:
+        """The service's command from a raw JSON body."""
+        assert cls.COMMAND is not None
+        command: Command = cls.COMMAND(**cls.validate(raw).fields(exclude_none=False))
+        return command
 
     def fields(self, *, exclude_none: bool = False) -> dict[str, Any]:
         """The fields as a dict (nested bodies too)."""
         out = {}
         for name in self.FIELDS:
             value = getattr(self, name)
-            if isinstance(value, Request):
-                value = value.fields(exclude_none=exclude_none)
+            if isinstance(value, Request):  # a nested body: only the fields it was given
+                value = value.fields(exclude_none=True)
             if value is not None or not exclude_none:
                 out[name] = value
         return out
@@ -126,7 +152,7 @@ def _tile_text(value: str) -> str:
     return value
 
 
-class Deal(Request):
+class Deal(Request[dict[str, Any]]):
     hands: list[list[str]]
     boneyard: list[str] | None
     FIELDS = {
@@ -135,7 +161,8 @@ class Deal(Request):
     }
 
 
-class CreateGame(Request):
+class CreateGame(Request[NewGame]):
+    COMMAND = NewGame
     preset: str
     players: int
     rules: dict[str, Any] | None
@@ -161,15 +188,9 @@ class CreateGame(Request):
         "seed": (optional(cs.int_schema(ge=0, le=2**63 - 1)), None),
     }
 
-    def name_for(self, caller: Caller) -> str:
-        """``name`` is the creator's display name at the table, as in a join."""
-        return self.name or caller.name
 
-    def deal_dict(self) -> dict[str, Any] | None:
-        return self.deal.fields(exclude_none=True) if self.deal else None
-
-
-class JoinGame(Request):
+class JoinGame(Request[TakeSeat]):
+    COMMAND = TakeSeat
     seat: int | None
     name: str | None
     FIELDS = {
@@ -178,10 +199,47 @@ class JoinGame(Request):
     }
 
 
-class PlayTile(Request):
+class PlayTile(Request[MakeMove]):
     tile: str
     end: str | None
     FIELDS = {
         "tile": (cs.no_info_after_validator_function(_tile_text, text(3, 7)), _REQUIRED),
         "end": (optional(text(1, 12)), None),
     }
+
+    COMMAND = partial(MakeMove, "play")
+
+
+def empty_body(command: Command) -> Callable[[str | None], Command]:
+    """A parser for commands without a body (draw, pass, leave): no body or ``{}`` is
+    ``command``."""
+
+    def parse(raw: str | None) -> Command:
+        check_empty(raw)
+        return command
+
+    return parse
+
+
+def check_empty(raw: str | None) -> None:
+    if raw is None or not raw.strip():
+        return
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        raise InvalidRequest("The body is not valid JSON.") from None
+    except RecursionError:  # nested deeper than the parser goes: certainly not {}
+        parsed = None
+    if parsed != {}:
+        raise InvalidRequest("This request takes an empty JSON object: {}.")
+
+
+def parse_if_match(value: str) -> int:
+    """The version an ``If-Match`` names (``"4"``, ``W/"4"`` or ``4``)."""
+    text = value.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise InvalidRequest('If-Match must be a game version like "4".')
+    return int(text)

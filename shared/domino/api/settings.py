@@ -1,23 +1,68 @@
-"""Configuration read once from the environment; every variable is declared in template.yaml."""
+"""Configuration: every environment variable the product reads, read here once.
+
+template.yaml declares ``TABLE_NAME``, ``IDEMPOTENCY_TABLE``, ``DEV_MODE`` and
+``POWERTOOLS_TRACE_DISABLED`` for every function. Outside dev mode a missing table name is a
+startup error (a function must never write to a table it guessed). The rest are switches the
+tests and benchmarks turn: Powertools' ``POWERTOOLS_METRICS_DISABLED`` and
+``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed).
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+#: the local runtime's table names (template.yaml's logical ids), used only in dev mode
+DEV_TABLE_NAME = "GameTable"
+DEV_IDEMPOTENCY_TABLE = "IdempotencyTable"
 
-@dataclass(frozen=True)
+
+class ConfigurationError(RuntimeError):
+    """The environment lacks what a function needs: it must not start."""
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     table_name: str
     idempotency_table: str
     dev_mode: bool
+    metrics_enabled: bool
+    tracing_enabled: bool
+    track_capacity: bool
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    value = env.get(name)
+    return default if value is None else value.strip().lower() == "true"
+
+
+def read_settings(env: Mapping[str, str]) -> Settings:
+    """Settings from ``env``; ``ConfigurationError`` outside dev mode without table names."""
+    dev_mode = _flag(env, "DEV_MODE", False)
+    tables = {}
+    for name, dev_default in (
+        ("TABLE_NAME", DEV_TABLE_NAME),
+        ("IDEMPOTENCY_TABLE", DEV_IDEMPOTENCY_TABLE),
+    ):
+        value = (env.get(name) or "").strip()
+        if not value:
+            if not dev_mode:
+                raise ConfigurationError(f"{name} is not set (template.yaml sets it)")
+            value = dev_default
+        tables[name] = value
+    return Settings(
+        table_name=tables["TABLE_NAME"],
+        idempotency_table=tables["IDEMPOTENCY_TABLE"],
+        dev_mode=dev_mode,
+        metrics_enabled=not _flag(env, "POWERTOOLS_METRICS_DISABLED", False),
+        tracing_enabled=not _flag(env, "POWERTOOLS_TRACE_DISABLED", False),
+        track_capacity=_flag(env, "DOMINO_TRACK_CAPACITY", False),
+    )
 
 
 @lru_cache(maxsize=1)
 def settings() -> Settings:
-    return Settings(
-        table_name=os.environ.get("TABLE_NAME", "GameTable"),
-        idempotency_table=os.environ.get("IDEMPOTENCY_TABLE", "IdempotencyTable"),
-        dev_mode=os.environ.get("DEV_MODE", "false").strip().lower() == "true",
-    )
+    """This container's settings, read once."""
+    return read_settings(os.environ)

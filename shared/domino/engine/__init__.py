@@ -6,7 +6,7 @@ See docs/engine.md and RULES.md (the spec this implements).
 
 from .bots import LEVELS, choose_move
 from .encoding import decode, encode
-from .errors import EngineError, IllegalMove, InvalidInput
+from .errors import DominoError, EngineError, GameNotInProgress, IllegalMove, InvalidInput
 from .match import ARM_NAMES, ApplyResult, Match, redact_move, validate_move
 from .moves import DRAW, PASS, Draw, Move, Pass, Play
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
@@ -19,8 +19,10 @@ __all__ = [
     "PASS",
     "PRESETS",
     "ApplyResult",
+    "DominoError",
     "Draw",
     "EngineError",
+    "GameNotInProgress",
     "IllegalMove",
     "InvalidInput",
     "Match",

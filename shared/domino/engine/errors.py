@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 
-class EngineError(Exception):
-    """Base class: ``code`` is the API error code, ``message`` a sentence for people."""
+class DominoError(Exception):
+    """Base of every domain error of the product: ``code`` is the API error code, ``message``
+    a sentence for people. The HTTP edge maps codes to statuses in one place."""
+
+    code = "internal"
+    message: str
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class EngineError(DominoError):
+    """Base class of the engine's errors."""
 
     code = "engine_error"
 
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
-        self.message = message
         if code is not None:
             self.code = code
 
@@ -41,3 +52,12 @@ class IllegalMove(EngineError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message, code)
+
+
+class _Refusal(IllegalMove):
+    def __init__(self, message: str) -> None:
+        EngineError.__init__(self, message)
+
+
+class GameNotInProgress(_Refusal):
+    code = "game_not_in_progress"

@@ -1,1 +1,23 @@
-"""The use cases behind the routes: load, check, apply the engine, save, and shape the views."""
+"""The use cases behind the routes, free of HTTP: commands (``GameCommands``), reads
+(``GameQueries``) and the table stream's work (``HandArchive``). They take parsed commands
+(``values``), return what the caller may see, and raise domain errors (``errors``)."""
+
+from __future__ import annotations
+
+from domino.service.archive import HandArchive
+from domino.service.commands import GameCommands
+from domino.service.ports import GameStore
+from domino.service.queries import GameQueries
+
+
+class GameService:
+    """Every use case on one store: ``commands``, ``queries`` and ``archive``."""
+
+    def __init__(self, store: GameStore, *, dev_mode: bool) -> None:
+        self.store = store
+        self.commands = GameCommands(store, dev_mode=dev_mode)
+        self.queries = GameQueries(store)
+        self.archive = HandArchive(store)
+
+
+__all__ = ["GameCommands", "GameQueries", "GameService", "GameStore", "HandArchive"]

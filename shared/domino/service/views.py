@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domino.engine import Match, Ruleset, redact_move
-from domino.store.games import GameRecord, iso
+from domino.store.records import GameRecord, iso
 
 
 def _seat_rows(

@@ -1,0 +1,39 @@
+"""The table stream's use cases: keep finished hands, and clean up after an expired game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domino.engine import decode
+from domino.service.ports import GameStore
+from domino.store.records import Item, game_id_of, record_from_image
+
+
+class HandArchive:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def archive_hand(self, image: Item) -> bool:
+        """Copy the hand a write marked (``archive``) from the item's image to its own item.
+        Idempotent: a redelivered record writes the same item again."""
+        record = record_from_image(image)
+        if record is None or record.archive_hand is None or record.state is None:
+            return False
+        match = decode(record.state)
+        if not match.prev_log or match.hand_number - 1 != record.archive_hand:
+            return False  # written by hand, or by an older version: nothing to copy
+        self.store.archive_moves(record.id, record.archive_hand, match.previous_hand_moves)
+        return True
+
+    def forget_game(self, keys: Item, old_image: dict[str, Any] | None) -> bool:
+        """A game item was deleted (its TTL expired). Its archived hands and its players'
+        membership items go too, so that nothing outlives it and "my games" does not fill up
+        with games that no longer exist."""
+        game_id = game_id_of(keys)
+        if game_id is None:
+            return False
+        record = record_from_image(old_image) if old_image else None
+        # without the old image (another stream view type) only the archives can be found
+        players = sorted({s.player for s in record.seats if s.player}) if record else []
+        self.store.delete_satellites(game_id, players)
+        return True

@@ -1,0 +1,163 @@
+"""The commands: create, join, play, draw, pass, leave.
+
+Each loads the game (one strongly consistent GetItem), checks the command in the contract's
+order (404, 400, then in the write path 403 and 412, then the rules), and hands the change to
+the write path (``writes.WritePath``), which lets bots move and saves.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from domino.engine import (
+    DRAW,
+    PASS,
+    GameNotInProgress,
+    InvalidInput,
+    Match,
+    Move,
+    Play,
+    Ruleset,
+    parse_tile,
+    resolve_rules,
+    validate_move,
+)
+from domino.service.errors import AlreadyJoined, DevOnly, GameFull, SeatTaken
+from domino.service.game import Game, load_game, now
+from domino.service.ports import GameStore
+from domino.service.values import Caller, GameSeen, LeaveSeat, MakeMove, NewGame, TakeSeat
+from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
+from domino.store.records import GameRecord, Seat
+
+
+class GameCommands:
+    def __init__(self, store: GameStore, *, dev_mode: bool) -> None:
+        self.store = store
+        self.dev_mode = dev_mode
+        self.writes = WritePath(store)
+
+    def create(self, caller: Caller, command: NewGame) -> GameSeen:
+        if (command.deal is not None or command.seed is not None) and not self.dev_mode:
+            raise DevOnly("deal and seed exist only in dev mode.")
+        players = command.players
+        overrides = dict(command.rules or {})
+        rules = resolve_rules(command.preset, players, overrides or None)
+        if command.bots >= players:
+            raise InvalidInput("bots must leave at least one seat for a person.")
+        at = now()
+        seats = [Seat(caller.player, command.name or caller.name)]
+        seats += [Seat(None, None) for _ in range(players - 1 - command.bots)]
+        seats += [Seat(None, f"Bot {i + 1}", command.bot_level) for i in range(command.bots)]
+        config: dict[str, Any] = {
+            "rules": overrides or None,
+            "private": command.private,
+            "turn_timeout_hours": command.turn_timeout_hours,
+            "on_timeout": command.on_timeout,
+            "bot_level": command.bot_level,
+        }
+        if command.seed is not None:
+            config["seed"] = command.seed
+        record = GameRecord(
+            id=secrets.token_urlsafe(16),
+            version=1,
+            status="waiting",
+            preset=command.preset,
+            config=config,
+            seats=seats,
+            created_at=at,
+            updated_at=at,
+        )
+        game = Game(record)
+        if all(s.player or s.bot for s in seats):
+            deal(game, command.deal, at)  # the creation fills the last seat
+            run_bots(game, at)  # bots on turn before the creator move now (no hand ends)
+        elif command.deal is not None:
+            _check_deal_only(rules, command.deal)
+            record.config["deal"] = command.deal
+        finish(game, None, 0, at)  # version 1, the encoded state, turn and deadline
+        self.store.create(game.record)
+        return game.seen_by(caller.player)
+
+    def join(
+        self, caller: Caller, game_id: str, command: TakeSeat, expected_version: int | None
+    ) -> GameSeen:
+        game = load_game(self.store, game_id)
+        wanted = command.seat
+        if wanted is not None and wanted >= game.record.players:  # 400 before 403/412
+            raise InvalidInput(f"seat must be 0 to {game.record.players - 1}.")
+
+        def take_seat(game: Game, at: int) -> Effect:
+            record = game.record
+            if record.seat_of(caller.player) is not None:
+                raise AlreadyJoined()
+            if record.status != "waiting":
+                raise GameFull("The game has already been dealt.")
+            free = [i for i, s in enumerate(record.seats) if s.player is None and s.bot is None]
+            if wanted is not None:
+                if wanted not in free:
+                    raise SeatTaken(f"Seat {wanted} is taken.")
+                seat = wanted
+            elif free:
+                seat = free[0]
+            else:
+                raise GameFull("Every seat is taken.")
+            record.seats[seat] = Seat(caller.player, command.name or caller.name)
+            if all(s.player or s.bot for s in record.seats):
+                deal(game, record.config.pop("deal", None), at)
+            return Effect(join=caller.player)
+
+        return self.writes.write(caller, game, expected_version, take_seat)
+
+    def move(
+        self, caller: Caller, game_id: str, command: MakeMove, expected_version: int | None
+    ) -> GameSeen:
+        """Play, draw or pass for the caller's seat."""
+        game = load_game(self.store, game_id)
+        move: Move
+        if command.kind == "play":
+            assert command.tile is not None
+            move = Play(parse_tile(command.tile, game.rules.set), command.end)
+            validate_move(game.rules, move)  # 400 before 403/412
+        else:
+            move = DRAW if command.kind == "draw" else PASS
+
+        def apply(game: Game, at: int) -> Effect:
+            seat = game.record.seat_of(caller.player)
+            if game.match is None:
+                raise GameNotInProgress("The game has not started yet.")
+            assert seat is not None
+            result = game.match.apply(seat, move, at)
+            return Effect(drawn=str(result.drawn)) if result.drawn is not None else NO_EFFECT
+
+        return self.writes.write(caller, game, expected_version, apply, seated=True)
+
+    def leave(
+        self, caller: Caller, game_id: str, _command: LeaveSeat, expected_version: int | None
+    ) -> GameSeen:
+        """Before the deal, free the seat; during play, a bot takes it and the leaver forfeits."""
+        game = load_game(self.store, game_id)
+
+        def leave(game: Game, at: int) -> Effect:
+            record = game.record
+            seat = record.seat_of(caller.player)
+            assert seat is not None
+            if record.status == "finished":
+                raise GameNotInProgress("The game is over.")
+            if record.status == "waiting":
+                record.seats[seat] = Seat(None, None)
+                if not any(s.player for s in record.seats):
+                    record.status = "finished"  # the last person left: abandoned
+                return Effect(unjoin=caller.player)
+            assert game.match is not None
+            level = record.config.get("bot_level") or "strategist"
+            record.seats[seat] = Seat(caller.player, record.seats[seat].name, level)
+            game.match.forfeit(seat, at)
+            return NO_EFFECT
+
+        return self.writes.write(caller, game, expected_version, leave, seated=True, leaving=True)
+
+
+def _check_deal_only(rules: Ruleset, fixed: dict[str, Any]) -> None:
+    """A dev deal given before every seat is taken: checked now, dealt when the last joins."""
+    Match.start(rules, deal=fixed)

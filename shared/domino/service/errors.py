@@ -1,0 +1,88 @@
+"""The service's domain errors: one type per case, each with its contract code (API.md
+"Errors"). The engine's rule errors and the store's ``Unavailable`` share the same base,
+``DominoError``; the HTTP edge maps every one of them to a status in one place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from domino.engine.errors import DominoError, GameNotInProgress, InvalidInput
+from domino.store.errors import Unavailable
+
+if TYPE_CHECKING:
+    from domino.service.values import GameSeen
+
+__all__ = [
+    "AlreadyJoined",
+    "Conflict",
+    "DevOnly",
+    "DominoError",
+    "GameFull",
+    "GameNotFound",
+    "GameNotInProgress",
+    "InvalidInput",
+    "NotAPlayer",
+    "SeatTaken",
+    "Unavailable",
+    "VersionMismatch",
+]
+
+
+class GameNotFound(DominoError):
+    code = "game_not_found"
+
+    def __init__(self, message: str = "No such game.") -> None:
+        super().__init__(message)
+
+
+class NotAPlayer(DominoError):
+    """The caller has no seat they play (never had one, or left and a bot plays it)."""
+
+    code = "not_a_player"
+
+
+class AlreadyJoined(DominoError):
+    code = "already_joined"
+
+    def __init__(self, message: str = "You already have a seat in this game.") -> None:
+        super().__init__(message)
+
+
+class GameFull(DominoError):
+    """Every seat is taken, or the game has been dealt."""
+
+    code = "game_full"
+
+
+class SeatTaken(DominoError):
+    code = "seat_taken"
+
+
+class DevOnly(DominoError):
+    """A dev-mode input (``deal``, ``seed``) outside dev mode."""
+
+    code = "dev_only"
+
+
+class VersionMismatch(DominoError):
+    """``If-Match`` named a version the game has left: ``current`` is the game as the caller
+    may see it now."""
+
+    code = "version_mismatch"
+
+    def __init__(self, current: GameSeen, expected: int) -> None:
+        super().__init__(f"The game is at version {current.version}, not {expected}.")
+        self.current = current
+        self.expected = expected
+
+
+class Conflict(DominoError):
+    """A change lost every race it retried (``current``: the game as the caller may see it),
+    or a duplicate request is still running (``retry_after``)."""
+
+    code = "conflict"
+    retry_after: ClassVar[int | None] = None
+
+    def __init__(self, message: str, current: GameSeen | None = None) -> None:
+        super().__init__(message)
+        self.current = current

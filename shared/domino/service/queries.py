@@ -1,0 +1,69 @@
+"""The reads: a game as the caller may see it, its move log, and the lists of games."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from domino.service.errors import Unavailable
+from domino.service.game import Game, load_game
+from domino.service.ports import GameStore
+from domino.service.values import Caller, GameSeen, Page
+from domino.service.views import move_list, summary
+
+#: pauses between reads of a hand archive the stream consumer has not written yet (~1 s in all;
+#: Lambda's DynamoDB stream delivery usually takes well under a second)
+ARCHIVE_WAITS = (0.1, 0.2, 0.3, 0.4)
+
+
+class GameQueries:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def load(self, game_id: str) -> Game:
+        """The game; ``GameNotFound`` (404) for an id that is no game's."""
+        return load_game(self.store, game_id)
+
+    def get(self, caller: Caller, game_id: str) -> GameSeen:
+        return self.load(game_id).seen_by(caller.player)
+
+    def moves(self, caller: Caller, game_id: str, after: int) -> tuple[int, list[dict[str, Any]]]:
+        """The game's version and its moves numbered above ``after``, as the caller may see
+        them (a drawn tile only for its drawer)."""
+        game = self.load(game_id)
+        seat = game.record.seat_of(caller.player)
+        held: list[dict[str, Any]] = []
+        first_held = 1
+        if game.match is not None:
+            held = game.match.moves(seat, after)
+            first_held = game.match.first_held_n
+        archived: list[dict[str, Any]] = []
+        if after + 1 < first_held:  # hands older than the item holds live in archive items
+            archived = self._archived(game.record.id, after, first_held)
+        return game.record.version, move_list(archived, seat) + move_list(held, seat)
+
+    def _archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
+        """Moves ``after`` < n < ``first_held`` from the archive items. A hand can leave the
+        item before the stream consumer has copied it (when it lags by a whole hand): wait a
+        moment for it, then answer 503 rather than a log with a hole in it."""
+        wanted = list(range(after + 1, first_held))
+        for wait in (*ARCHIVE_WAITS, None):
+            moves = [m for m in self.store.archived_moves(game_id) if after < m["n"] < first_held]
+            if [m["n"] for m in moves] == wanted:
+                return moves
+            if wait is None:
+                break
+            time.sleep(wait)
+        raise Unavailable()
+
+    def open_games(self, caller: Caller, limit: int, cursor: str | None) -> Page:
+        records, following = self.store.open_games(limit, cursor)
+        return Page([summary(r, None, caller.player) for r in records], following)
+
+    def my_games(
+        self, caller: Caller, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+    ) -> Page:
+        records, following = self.store.player_games(
+            caller.player, status=status, turn_mine=turn_mine, limit=limit, cursor=cursor
+        )
+        return Page([summary(r, Game(r).turn, caller.player) for r in records], following)

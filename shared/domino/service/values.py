@@ -1,0 +1,87 @@
+"""What the use cases take and give: the caller, parsed commands, and what a caller may see.
+
+The HTTP edge builds these from requests (bodies, headers, claims); nothing here knows HTTP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+#: the longest display name, in a token or a request
+MAX_NAME = 40
+
+BotLevel = Literal["random", "greedy", "strategist"]
+OnTimeout = Literal["auto", "forfeit"]
+MoveKind = Literal["play", "draw", "pass"]
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is asking: the player id (a token's ``sub``) and the display name."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Create a game: the creator takes seat 0, ``bots`` computer players take the last seats."""
+
+    preset: str
+    players: int
+    rules: dict[str, Any] | None = None
+    bots: int = 0
+    bot_level: BotLevel = "strategist"
+    name: str | None = None  # the creator's name at the table (default: the caller's)
+    turn_timeout_hours: float | None = None
+    on_timeout: OnTimeout = "auto"
+    private: bool = False
+    deal: dict[str, Any] | None = None  # dev mode: the first deal
+    seed: int | None = None  # dev mode: repeatable shuffles
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """Join a waiting game: a given seat or the first open one, with a name at the table."""
+
+    seat: int | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MakeMove:
+    """Play ``tile`` (its text, read against the game's set) on ``end``, draw, or pass."""
+
+    kind: MoveKind
+    tile: str | None = None
+    end: str | None = None
+
+
+DRAW_TILE = MakeMove("draw")
+PASS_TURN = MakeMove("pass")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat:
+    """Leave a game: before the deal the seat is freed, during play a bot takes it."""
+
+
+LEAVE = LeaveSeat()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeen:
+    """A game as one caller may see it: its id, version and the caller's view (API.md)."""
+
+    game_id: str
+    version: int
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a list and the cursor of the next (None on the last)."""
+
+    items: list[dict[str, Any]]
+    next: str | None

@@ -1,0 +1,315 @@
+"""Game items under optimistic locking, membership items, and the listings built on the GSIs.
+
+One game is one item (``pk=GAME#<id>, sk=GAME``) holding the engine's compact encoding, so an
+accepted move costs one strongly consistent GetItem and one conditional PutItem
+(``version = :expected``). Joins, creates and pre-deal leaves also write the player's membership
+item (``pk=PLAYER#<sub>, sk=GAME#<id>``) in the same transaction.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from domino.store.cursors import MINE_CURSOR, OPEN_CURSOR, decode_cursor, encode_cursor
+from domino.store.errors import AlreadyMember, Unavailable, VersionConflict, throttled
+from domino.store.listings import player_page
+from domino.store.records import (
+    GAME_SK,
+    OPEN_LIST,
+    GameRecord,
+    Item,
+    from_attributes,
+    from_item,
+    game_key,
+    membership,
+    player_key,
+    to_attributes,
+    to_item,
+)
+
+#: BatchWriteItem and BatchGetItem leave work undone under load: how often to ask again
+BATCH_ATTEMPTS = 8
+BATCH_PAUSE_SECONDS = 0.05
+#: the most games "my games" reads for one player
+MAX_MEMBER_GAMES = 1000
+
+
+class DynamoGameStore:
+    """Versioned load/save of games and the player-scoped listings, on one low-level client
+    (thread-safe). ``track_capacity`` asks DynamoDB for the capacity each request consumed
+    and keeps it in ``consumed`` (read by the benchmarks)."""
+
+    def __init__(
+        self, table_name: str, *, endpoint_url: str | None = None, track_capacity: bool = False
+    ) -> None:
+        config = Config(
+            retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+        )
+        session = boto3.session.Session()
+        self.client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
+        self.table_name = table_name
+        self.consumed: list[dict[str, Any]] = []
+        self.track_capacity = track_capacity
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _call(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
+        if self.track_capacity:
+            kwargs["ReturnConsumedCapacity"] = "TOTAL"
+        try:
+            response = fn(**kwargs)
+        except ClientError as err:
+            if throttled(err):
+                raise Unavailable() from err
+            raise
+        if self.track_capacity:
+            capacity = response.get("ConsumedCapacity")
+            if capacity:
+                self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
+        return response
+
+    def _query(self, **kwargs: Any) -> Iterator[Item]:
+        """Every item a Query matches, page after page, read as they are consumed."""
+        while True:
+            response = self._call(self.client.query, **kwargs)
+            yield from response.get("Items", [])
+            if "LastEvaluatedKey" not in response:
+                return
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+    def _game_key(self, game_id: str) -> Item:
+        return to_attributes({"pk": game_key(game_id), "sk": GAME_SK})
+
+    # ------------------------------------------------------------------ games
+
+    def load(self, game_id: str) -> GameRecord | None:
+        """One strongly consistent GetItem."""
+        response = self._call(
+            self.client.get_item,
+            TableName=self.table_name,
+            Key=self._game_key(game_id),
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        return from_item(from_attributes(item)) if item else None
+
+    def create(self, record: GameRecord) -> None:
+        """The new game and its creator's membership, atomically."""
+        creator = record.seats[0].player
+        assert creator is not None
+        self._transact(
+            [
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": to_attributes(to_item(record)),
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": to_attributes(membership(creator, record.id, record.created_at)),
+                    }
+                },
+            ],
+            record,
+        )
+
+    def save(
+        self,
+        record: GameRecord,
+        expected: int,
+        *,
+        join: str | None = None,
+        unjoin: str | None = None,
+    ) -> None:
+        """Write ``record`` if the stored version is still ``expected``: one conditional PutItem,
+        or a transaction with the membership item when a player joins or leaves a seat."""
+        put = {
+            "TableName": self.table_name,
+            "Item": to_attributes(to_item(record)),
+            "ConditionExpression": "version = :expected",
+            "ExpressionAttributeValues": {":expected": {"N": str(expected)}},
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+        if join is None and unjoin is None:
+            try:
+                self._call(self.client.put_item, **put)
+            except ClientError as err:
+                if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                    raise
+                old = err.response.get("Item")
+                raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
+            return
+        items: list[dict[str, Any]] = [{"Put": put}]
+        if join is not None:
+            items.append(
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": to_attributes(membership(join, record.id, record.updated_at)),
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        if unjoin is not None:
+            key = {"pk": player_key(unjoin), "sk": game_key(record.id)}
+            items.append({"Delete": {"TableName": self.table_name, "Key": to_attributes(key)}})
+        self._transact(items, record)
+
+    def _transact(self, items: list[dict[str, Any]], record: GameRecord) -> None:
+        try:
+            self._call(self.client.transact_write_items, TransactItems=items)
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = err.response.get("CancellationReasons") or []
+            codes = [r.get("Code") for r in reasons]
+            if any(code in ("ThrottlingError", "ProvisionedThroughputExceeded") for code in codes):
+                raise Unavailable() from err
+            if codes and codes[0] == "ConditionalCheckFailed":
+                old = reasons[0].get("Item")
+                raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
+            if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
+                raise AlreadyMember() from err
+            if "TransactionConflict" in codes:
+                # another transaction touched the item at the same moment: a lost race
+                raise VersionConflict(self.load(record.id)) from err
+            raise
+
+    # ------------------------------------------------------------------ hand archives
+
+    def archive_moves(self, game_id: str, hand_number: int, moves: list[dict[str, Any]]) -> None:
+        """Keep a finished hand's move log apart from the game item, which stays small.
+
+        The log is compressed JSON: a hand of double-six fits in one write unit (1 KB).
+        """
+        packed = zlib.compress(json.dumps(moves, separators=(",", ":")).encode(), 9)
+        item = {"pk": game_key(game_id), "sk": f"HAND#{hand_number:04d}", "log": packed}
+        self._call(self.client.put_item, TableName=self.table_name, Item=to_attributes(item))
+
+    def _hand_items(self, game_id: str, projection: str | None = None) -> Iterator[Item]:
+        kwargs: dict[str, Any] = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :hand)",
+            "ExpressionAttributeValues": to_attributes(
+                {":pk": game_key(game_id), ":hand": "HAND#"}
+            ),
+        }
+        if projection:
+            kwargs["ProjectionExpression"] = projection
+        return self._query(**kwargs)
+
+    def archived_moves(self, game_id: str) -> list[dict[str, Any]]:
+        moves: list[dict[str, Any]] = []
+        for item in self._hand_items(game_id):
+            moves.extend(json.loads(zlib.decompress(item["log"]["B"])))
+        return moves
+
+    def delete_satellites(self, game_id: str, players: list[str]) -> int:
+        """Delete what hangs off a game whose item is gone (its TTL expired): the archived
+        hands and the players' membership items. Returns how many items it deleted."""
+        keys = [{"pk": player_key(player), "sk": game_key(game_id)} for player in players]
+        keys += [from_attributes(item) for item in self._hand_items(game_id, "pk, sk")]
+        for start in range(0, len(keys), 25):  # BatchWriteItem's limit
+            requests = [
+                {"DeleteRequest": {"Key": to_attributes(k)}} for k in keys[start : start + 25]
+            ]
+            pending: dict[str, Any] = {self.table_name: requests}
+            for _attempt in range(BATCH_ATTEMPTS):
+                response = self._call(self.client.batch_write_item, RequestItems=pending)
+                pending = response.get("UnprocessedItems") or {}
+                if not pending:
+                    break
+                time.sleep(BATCH_PAUSE_SECONDS)
+            else:
+                raise Unavailable()  # deletes left unprocessed after every attempt
+        return len(keys)
+
+    # ------------------------------------------------------------------ listings
+
+    def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
+        """Public games waiting for players, most recently updated first (GSI open_games),
+        and the cursor of the next page (None on the last)."""
+        kwargs: dict[str, Any] = {
+            # one more than the page: DynamoDB hands back a LastEvaluatedKey whenever it stops at
+            # Limit, even with nothing left, and the last page must say next: null
+            "TableName": self.table_name,
+            "IndexName": "open_games",
+            "Limit": limit + 1,
+            "ScanIndexForward": False,
+            "KeyConditionExpression": "open_list = :open",
+            "ExpressionAttributeValues": to_attributes({":open": OPEN_LIST}),
+        }
+        if cursor:
+            kwargs["ExclusiveStartKey"] = to_attributes(decode_cursor(cursor, OPEN_CURSOR))
+        response = self._call(self.client.query, **kwargs)
+        items = [from_attributes(i) for i in response.get("Items", [])]
+        following = None
+        if len(items) > limit:
+            items = items[:limit]
+            following = encode_cursor({name: items[-1][name] for name in OPEN_CURSOR})
+        return [from_item(i) for i in items], following
+
+    def player_games(
+        self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+    ) -> tuple[list[GameRecord], str | None]:
+        """``player``'s games (those awaiting their move with ``turn_mine``, GSI by_turn; else
+        their memberships), most recently updated first, and the cursor of the next page."""
+        if cursor:
+            decode_cursor(cursor, MINE_CURSOR)  # a bad cursor is refused before any read
+        ids = self.games_on_turn(player) if turn_mine else self.member_games(player)
+        return player_page(self.load_many(ids), player, status, turn_mine, limit, cursor)
+
+    def games_on_turn(self, player: str) -> list[str]:
+        """Ids of the games waiting for ``player``'s move (GSI by_turn)."""
+        items = self._query(
+            TableName=self.table_name,
+            IndexName="by_turn",
+            KeyConditionExpression="turn_player = :p",
+            ExpressionAttributeValues=to_attributes({":p": player}),
+        )
+        return [i["pk"]["S"].removeprefix("GAME#") for i in items]
+
+    def member_games(self, player: str) -> list[str]:
+        items = self._query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :g)",
+            ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":g": "GAME#"}),
+            ProjectionExpression="sk",
+        )
+        # the generator stops paging once enough ids are in
+        return [
+            i["sk"]["S"].removeprefix("GAME#") for i in itertools.islice(items, MAX_MEMBER_GAMES)
+        ]
+
+    def load_many(self, game_ids: list[str]) -> list[GameRecord]:
+        """BatchGetItem in chunks of 100 (eventually consistent: listings, not moves). Raises
+        ``Unavailable`` rather than answer a partial list when DynamoDB keeps keys unread."""
+        records: list[GameRecord] = []
+        for start in range(0, len(game_ids), 100):
+            keys = [self._game_key(gid) for gid in game_ids[start : start + 100]]
+            request: dict[str, Any] = {self.table_name: {"Keys": keys}}
+            for _attempt in range(BATCH_ATTEMPTS):
+                response = self._call(self.client.batch_get_item, RequestItems=request)
+                records += [
+                    from_item(from_attributes(i))
+                    for i in response["Responses"].get(self.table_name, [])
+                ]
+                request = response.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+                time.sleep(BATCH_PAUSE_SECONDS)
+            else:
+                raise Unavailable()  # never a partial list
+        return records

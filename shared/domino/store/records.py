@@ -1,0 +1,189 @@
+"""The stored shapes: a game record, its seats, the items they become, and the key bounds.
+
+Items hold only strings, whole numbers and bytes, converted to and from DynamoDB's attribute
+values by hand (boto3's resource layer costs about half a millisecond a call).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from domino.engine.errors import InvalidInput
+
+GAME_SK = "GAME"
+OPEN_LIST = "OPEN"
+DEADLINE_LIST = "DUE"
+FINISHED_TTL_SECONDS = 90 * 24 * 3600  # finished and abandoned games expire after 90 days
+
+#: the longest player id (a token's ``sub``) a key may hold: DynamoDB allows 2,048 bytes of
+#: partition key and 1,024 of sort key; 255 characters of UTF-8 (4 bytes at most) fit both
+MAX_PLAYER_ID = 255
+#: game ids are ``secrets.token_urlsafe(16)`` (22 characters); the bound leaves room
+MAX_GAME_ID = 64
+
+AttributeValue = dict[str, Any]
+Item = dict[str, AttributeValue]
+
+
+@dataclass
+class Seat:
+    player: str | None  # None: an open seat (before the deal) or a bot
+    name: str | None
+    bot: str | None = None  # the bot level when a computer plays this seat
+
+    def to_json(self) -> list[Any]:
+        return [self.player, self.name, self.bot]
+
+    @classmethod
+    def from_json(cls, raw: list[Any]) -> Seat:
+        return cls(raw[0], raw[1], raw[2])
+
+
+@dataclass
+class GameRecord:
+    """A game as stored: metadata the API needs plus the engine state (``state``) once dealt."""
+
+    id: str
+    version: int
+    status: str  # waiting | playing | finished
+    preset: str
+    config: dict[str, Any]  # rules overrides, private, timeouts, bot level, seed, pending deal
+    seats: list[Seat]
+    state: bytes | None = None
+    created_at: int = 0
+    updated_at: int = 0
+    deadline: int | None = None
+    turn_player: str | None = None
+    # set by a write that ends a hand: the hand, now the item's previous one, whose moves the
+    # stream consumer copies to their own item (functions/archive)
+    archive_hand: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat ``player`` plays (None: no seat, or a seat a bot now plays for them)."""
+        for index, seat in enumerate(self.seats):
+            if seat.player == player and seat.bot is None:
+                return index
+        return None
+
+
+def iso(epoch: int | float | None) -> str | None:
+    """Epoch seconds as the API's ISO 8601 UTC text (``2026-11-30T12:00:00Z``)."""
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def player_key(player: str) -> str:
+    """The partition key of a player's items; refuses an id no key can hold."""
+    if not player or len(player) > MAX_PLAYER_ID:
+        raise InvalidInput(f"a player id is 1 to {MAX_PLAYER_ID} characters")
+    return f"PLAYER#{player}"
+
+
+def game_key(game_id: str) -> str:
+    if not game_id or len(game_id) > MAX_GAME_ID:
+        raise InvalidInput(f"a game id is 1 to {MAX_GAME_ID} characters")
+    return f"GAME#{game_id}"
+
+
+def to_attributes(item: dict[str, Any]) -> Item:
+    """A plain item (str, int, bytes values) as DynamoDB attribute values."""
+    out: Item = {}
+    for key, value in item.items():
+        if isinstance(value, str):
+            out[key] = {"S": value}
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out[key] = {"N": str(value)}
+        elif isinstance(value, bytes):
+            out[key] = {"B": value}
+        else:
+            raise TypeError(f"{key}: {type(value).__name__} is not stored")
+    return out
+
+
+def from_attributes(item: Item) -> dict[str, Any]:
+    """DynamoDB attribute values back to str, int and bytes (binary values come
+    base64-encoded in the JSON of stream events)."""
+    out: dict[str, Any] = {}
+    for key, typed in item.items():
+        ((kind, value),) = typed.items()
+        if kind == "N":
+            value = int(value)
+        elif kind == "B" and isinstance(value, str):
+            value = base64.b64decode(value)
+        out[key] = value
+    return out
+
+
+def game_id_of(keys: Item) -> str | None:
+    """The game id of a game item's key attributes (None for any other item)."""
+    key = from_attributes(keys)
+    pk = str(key.get("pk", ""))
+    return pk.removeprefix("GAME#") if key.get("sk") == GAME_SK and pk.startswith("GAME#") else None
+
+
+def record_from_image(image: Item) -> GameRecord | None:
+    """The game in a stream record's image (None for any other item)."""
+    if game_id_of({k: image[k] for k in ("pk", "sk") if k in image}) is None:
+        return None
+    return from_item(from_attributes(image))
+
+
+def to_item(record: GameRecord) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "pk": game_key(record.id),
+        "sk": GAME_SK,
+        "version": record.version,
+        "status": record.status,
+        "preset": record.preset,
+        "cfg": json.dumps(record.config, separators=(",", ":")),
+        "seats": json.dumps([s.to_json() for s in record.seats], separators=(",", ":")),
+        "created": record.created_at,
+        "updated_at": iso(record.updated_at),
+    }
+    if record.state is not None:
+        item["state"] = record.state
+    if record.status == "playing" and record.turn_player:
+        item["turn_player"] = record.turn_player
+    if record.status == "waiting" and not record.config.get("private"):
+        item["open_list"] = OPEN_LIST
+    if record.deadline is not None and record.status == "playing":
+        item["deadline"] = record.deadline
+        item["deadline_list"] = DEADLINE_LIST
+    if record.status == "finished":
+        item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
+    if record.archive_hand is not None:
+        item["archive"] = record.archive_hand
+    return item
+
+
+def from_item(item: dict[str, Any]) -> GameRecord:
+    state = item.get("state")
+    updated = item.get("updated_at")
+    return GameRecord(
+        id=str(item["pk"]).removeprefix("GAME#"),
+        version=int(item["version"]),
+        status=str(item["status"]),
+        preset=str(item["preset"]),
+        config=json.loads(item["cfg"]),
+        seats=[Seat.from_json(raw) for raw in json.loads(item["seats"])],
+        state=bytes(state) if state else None,
+        created_at=int(item.get("created", 0)),
+        # fromisoformat: strptime costs ~15 us a call, on every load
+        updated_at=int(datetime.fromisoformat(updated).timestamp()) if updated else 0,
+        deadline=int(item["deadline"]) if "deadline" in item else None,
+        turn_player=item.get("turn_player"),
+        archive_hand=int(item["archive"]) if "archive" in item else None,
+    )
+
+
+def membership(player: str, game_id: str, now: int) -> dict[str, Any]:
+    return {"pk": player_key(player), "sk": game_key(game_id), "joined": now}

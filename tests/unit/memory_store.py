@@ -1,0 +1,123 @@
+"""An in-memory ``GameStore`` (domino.service.ports) for fast tests of the use cases.
+
+It keeps what DynamoDB keeps, the way the real store writes it: every record goes through the
+same item mapping (``to_item`` / ``from_item``), so a loaded record is a fresh copy, and a save is
+atomic under one lock: the conditional write on ``version`` and the membership condition.
+``before_save`` lets a test act just before a save is decided (a rival's write, a deletion).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from domino.store.cursors import OPEN_CURSOR, decode_cursor, encode_cursor
+from domino.store.errors import AlreadyMember, VersionConflict
+from domino.store.listings import player_page
+from domino.store.records import OPEN_LIST, GameRecord, from_item, to_item
+
+
+class MemoryGameStore:
+    def __init__(self) -> None:
+        self.items: dict[str, dict[str, Any]] = {}
+        self.members: dict[str, set[str]] = {}
+        self.archives: dict[str, dict[int, list[dict[str, Any]]]] = {}
+        self.lock = threading.Lock()
+        self.before_save: Callable[[GameRecord, int], None] | None = None
+        self.saves = 0
+
+    def _record(self, game_id: str) -> GameRecord | None:
+        item = self.items.get(game_id)
+        return from_item(item) if item else None
+
+    # ------------------------------------------------------------------ games
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self.lock:
+            return self._record(game_id)
+
+    def create(self, record: GameRecord) -> None:
+        with self.lock:
+            assert record.id not in self.items
+            self.items[record.id] = to_item(record)
+            creator = record.seats[0].player
+            assert creator is not None
+            self.members.setdefault(creator, set()).add(record.id)
+
+    def save(
+        self,
+        record: GameRecord,
+        expected: int,
+        *,
+        join: str | None = None,
+        unjoin: str | None = None,
+    ) -> None:
+        if self.before_save is not None:
+            self.before_save(record, expected)
+        with self.lock:
+            current = self._record(record.id)
+            if current is None or current.version != expected:
+                raise VersionConflict(current)
+            if join is not None and record.id in self.members.get(join, set()):
+                raise AlreadyMember()
+            self.items[record.id] = to_item(record)
+            self.saves += 1
+            if join is not None:
+                self.members.setdefault(join, set()).add(record.id)
+            if unjoin is not None:
+                self.members.get(unjoin, set()).discard(record.id)
+
+    def force(self, record: GameRecord) -> None:
+        """Write ``record`` unconditionally (a rival change, in a test)."""
+        with self.lock:
+            self.items[record.id] = to_item(record)
+
+    def delete(self, game_id: str) -> None:
+        with self.lock:
+            del self.items[game_id]
+
+    # ------------------------------------------------------------------ hand archives
+
+    def archive_moves(self, game_id: str, hand_number: int, moves: list[dict[str, Any]]) -> None:
+        with self.lock:
+            self.archives.setdefault(game_id, {})[hand_number] = [dict(m) for m in moves]
+
+    def archived_moves(self, game_id: str) -> list[dict[str, Any]]:
+        with self.lock:
+            hands = self.archives.get(game_id, {})
+            return [dict(m) for number in sorted(hands) for m in hands[number]]
+
+    def delete_satellites(self, game_id: str, players: list[str]) -> int:
+        with self.lock:
+            gone = len(self.archives.pop(game_id, {}))
+            for player in players:
+                if game_id in self.members.get(player, set()):
+                    self.members[player].discard(game_id)
+                    gone += 1
+            return gone
+
+    # ------------------------------------------------------------------ listings
+
+    def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
+        """The open_games index: public waiting games by updated_at, newest first."""
+        after = decode_cursor(cursor, OPEN_CURSOR) if cursor else None
+        with self.lock:
+            listed = [i for i in self.items.values() if i.get("open_list") == OPEN_LIST]
+        listed.sort(key=lambda i: (i["updated_at"], i["pk"]), reverse=True)
+        if after is not None:
+            position = (after["updated_at"], after["pk"])
+            listed = [i for i in listed if (i["updated_at"], i["pk"]) < position]
+        page = listed[:limit]
+        following = None
+        if len(listed) > limit:
+            following = encode_cursor({name: page[-1][name] for name in OPEN_CURSOR})
+        return [from_item(i) for i in page], following
+
+    def player_games(
+        self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+    ) -> tuple[list[GameRecord], str | None]:
+        with self.lock:
+            records = [self._record(g) for g in self.members.get(player, set())]
+        found = [r for r in records if r is not None]
+        return player_page(found, player, status, turn_mine, limit, cursor)
