@@ -73,6 +73,23 @@ class MemoryGameStore:
         with self.lock:
             self.items[record.id] = to_item(record)
 
+    def lose_races(self, times: int | None = None) -> list[int]:
+        """Before each of the next ``times`` saves (None: every one) a rival change lands first
+        (a rewrite one version up that changes nothing else); returns the rivals' versions."""
+        rivals: list[int] = []
+
+        def rival(record: GameRecord, _expected: int) -> None:
+            if times is not None and len(rivals) >= times:
+                return
+            current = self.load(record.id)
+            assert current is not None
+            current.version += 1
+            self.force(current)
+            rivals.append(current.version)
+
+        self.before_save = rival
+        return rivals
+
     def delete(self, game_id: str) -> None:
         with self.lock:
             del self.items[game_id]

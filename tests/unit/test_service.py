@@ -34,7 +34,7 @@ from domino.service.values import (
 )
 from domino.service.writes import MAX_RACE_RETRIES
 from domino.store.cursors import BadCursor
-from domino.store.records import GameRecord, to_attributes, to_item
+from domino.store.records import to_attributes, to_item
 
 from tests.deals import DOS_DEAL
 from tests.unit.memory_store import MemoryGameStore
@@ -123,17 +123,7 @@ def test_a_lost_race_is_reapplied_to_the_state_that_won(
     """A rival change lands before our save: our draw is applied again on top of it."""
     game = duel(service)
     service.commands.move(BOB, game, SIX_SIX, None)  # alice must draw: she holds no 6
-    rivals = []
-
-    def rival(record: GameRecord, expected: int) -> None:
-        if not rivals:
-            current = store.load(record.id)
-            assert current is not None
-            current.version += 1  # a change that touches nothing the draw needs
-            store.force(current)
-            rivals.append(current.version)
-
-    store.before_save = rival
+    rivals = store.lose_races(1)  # a change that touches nothing the draw needs
     drawn = service.commands.move(ALICE, game, DRAW_TILE, None)
     assert rivals == [4] and drawn.version == 5
     assert drawn.view["you"]["drawn"] is not None and drawn.view["boneyard"] == 13
@@ -143,16 +133,7 @@ def test_every_retry_lost_is_a_conflict_with_the_current_game(
     service: GameService, store: MemoryGameStore
 ) -> None:
     game = duel(service)
-    losses = []
-
-    def always_first(record: GameRecord, expected: int) -> None:
-        current = store.load(record.id)
-        assert current is not None
-        current.version += 1
-        store.force(current)
-        losses.append(current.version)
-
-    store.before_save = always_first
+    losses = store.lose_races()
     with pytest.raises(Conflict) as lost:
         service.commands.move(BOB, game, SIX_SIX, None)
     assert len(losses) == MAX_RACE_RETRIES + 1
@@ -165,19 +146,10 @@ def test_a_lost_race_with_if_match_is_412_at_once(
     service: GameService, store: MemoryGameStore
 ) -> None:
     game = duel(service)
-    calls = []
-
-    def rival(record: GameRecord, expected: int) -> None:
-        calls.append(expected)
-        current = store.load(record.id)
-        assert current is not None
-        current.version += 1
-        store.force(current)
-
-    store.before_save = rival
+    rivals = store.lose_races()
     with pytest.raises(VersionMismatch) as stale:
         service.commands.move(BOB, game, SIX_SIX, 2)
-    assert calls == [2] and stale.value.current.version == 3
+    assert rivals == [3] and stale.value.current.version == 3  # no retry after a 412
 
 
 def test_a_game_deleted_under_a_change_is_not_found(
