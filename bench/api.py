@@ -41,6 +41,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO / "shared"
 sys.path.insert(0, str(SHARED))
+sys.path.insert(0, str(REPO))  # the local runtime (local/), for its harness
 
 ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -134,8 +135,8 @@ class Api:
     calls: list[Call] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from domino.local.invoke import LambdaContext, http_event, load_handler
-        from domino.local.template import Template
+        from local.invoke import LambdaContext, http_event, load_handler
+        from local.template import Template
 
         self.template = Template()
         self._event, self._context, self._load = http_event, LambdaContext, load_handler
@@ -145,7 +146,7 @@ class Api:
     def drain(self, endpoint: str) -> int:
         """Run the stream consumers (functions/archive) in-process on the stream's new records,
         as Lambda's event source mapping would; returns the records delivered."""
-        from domino.local.streams import StreamPump
+        from local.streams import StreamPump
 
         if self._pump is None:
             self._pump = StreamPump(
@@ -227,10 +228,10 @@ class Api:
 
 
 def start_database() -> tuple[Any, str]:
-    from domino.local import ddb
-    from domino.local.server import local_environment
-    from domino.local.tables import ensure_tables
-    from domino.local.template import Template
+    from local import ddb
+    from local.server import local_environment
+    from local.tables import ensure_tables
+    from local.template import Template
 
     os.environ.update(ENV)
     os.environ.pop("AWS_PROFILE", None)

@@ -17,10 +17,11 @@ import yaml
 from domino.api.errors import STATUS_BY_CODE, ApiError
 from domino.api.models import CreateGame, Deal, JoinGame, PlayTile
 from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
-from domino.local.template import Template
 from domino.service.views import game_view, move_list, summary
 from domino.store.games import GameRecord, Seat
 from pydantic.json_schema import GenerateJsonSchema
+
+from local.template import Template
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC_PATH = REPO / "docs" / "openapi.yaml"

@@ -79,7 +79,7 @@ def test_dev_token_input_is_bounded(runtime: Runtime) -> None:
 
 
 def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from domino.local.ddb import free_port
+    from local.ddb import free_port
 
     rt = Runtime(free_port(), free_port(), tmp_path / "data")
     rt.start()

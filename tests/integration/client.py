@@ -1,7 +1,7 @@
 """A short way to call the template's handlers in-process with API Gateway v2 events.
 
 ``Api.call("POST", "/games/x/play", {"tile": "3-5"}, player="bob")`` finds the template route,
-builds the event ``domino.local.invoke.http_event`` would, runs the function's handler and
+builds the event ``local.invoke.http_event`` would, runs the function's handler and
 returns a ``Reply`` (status, headers, parsed JSON body).
 """
 
@@ -15,10 +15,11 @@ from typing import Any
 
 from domino.engine import Match, decode
 from domino.engine.tiles import TILES
-from domino.local.invoke import LambdaContext, http_event, load_handler
-from domino.local.streams import StreamPump, StreamSource
-from domino.local.template import Template
 from domino.store.games import GameRecord, GameStore
+
+from local.invoke import LambdaContext, http_event, load_handler
+from local.streams import StreamPump, StreamSource
+from local.template import Template
 
 TEMPLATE = Template()
 NO_CLAIMS = object()  # pass as ``player`` for an event without JWT claims

@@ -15,15 +15,16 @@ from typing import Any
 
 import boto3
 import pytest
-from domino.local import ddb
-from domino.local.streams import (
+
+from local import ddb
+from local.streams import (
     StreamPump,
     StreamSource,
     check_pattern,
     matches,
     stream_sources,
 )
-from domino.local.template import Template
+from local.template import Template
 
 TEMPLATE = Template()
 GAME_TABLE = TEMPLATE.table_names()["GameTable"]

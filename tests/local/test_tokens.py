@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from domino.local import tokens
+
+from local import tokens
 
 SECRET = b"k" * 32
 

@@ -21,13 +21,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from domino.api.app import MAX_BODY_BYTES
-from domino.local import ddb, tokens
-from domino.local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
-from domino.local.invoke import http_event
-from domino.local.paths import local_dir
-from domino.local.streams import StreamPump, StreamSource, stream_sources
-from domino.local.tables import ensure_tables
-from domino.local.template import Template
+
+from local import ddb, tokens
+from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
+from local.invoke import http_event
+from local.paths import local_dir
+from local.streams import StreamPump, StreamSource, stream_sources
+from local.tables import ensure_tables
+from local.template import Template
 
 MAX_BODY = MAX_BODY_BYTES  # the handlers refuse the same bodies when deployed
 DEV_TOKEN_PATH = "/dev/token"
@@ -313,7 +314,7 @@ def start_streams(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m domino.local", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m local", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--ddb-port", type=int, default=int(os.environ.get("DDB_PORT", "8000")))

@@ -28,7 +28,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from domino.local.template import Intrinsic, Template
+from local.template import Intrinsic, Template
 
 # Lambda's default (-1) retries until the records expire from the stream (24 h); a local
 # runtime stuck on one batch for a day helps nobody, so it gives up after this many instead.

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from domino.local.paths import local_dir
+from local.paths import local_dir
 
 ISSUER = "domino-local"
 AUDIENCE = "domino-local"
