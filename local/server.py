@@ -16,6 +16,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -38,6 +39,7 @@ from local.template import Template
 MAX_BODY = 16 * 1024
 DEV_TOKEN_PATH = "/dev/token"
 MAX_LINE = 65536  # a chunk-size or trailer line, as http.server bounds the request line
+LINGER_SECONDS, LINGER_BYTES = 2.0, 1 << 20  # what is read and dropped before a close
 CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
 CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
 #: what http.server refuses by itself (send_error), as the contract's error codes and messages
@@ -59,6 +61,24 @@ class LocalRuntime(ThreadingHTTPServer):
     # socketserver's default listen backlog is 5: a burst of clients (a race test, a load
     # test) would see connections reset before the threads accept them
     request_queue_size = 128
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close after a lingering read, as web servers do: a refused request (413, 414, 431)
+        may leave bytes unread, and closing over them sends a reset that can destroy the
+        error answer before the client reads it."""
+        try:
+            request.shutdown(socket.SHUT_WR)
+            request.settimeout(LINGER_SECONDS)
+            deadline = time.monotonic() + LINGER_SECONDS
+            drained = 0
+            while drained < LINGER_BYTES and time.monotonic() < deadline:
+                data = request.recv(65536)
+                if not data:
+                    break
+                drained += len(data)
+        except OSError:
+            pass
+        self.close_request(request)
 
     def __init__(
         self,
