@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from local import ddb, tokens
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
+from local.environment import local_environment
 from local.invoke import http_event
 from local.paths import local_dir
 from local.streams import StreamPump, StreamSource, stream_sources
@@ -306,23 +307,6 @@ class RequestHandler(BaseHTTPRequestHandler):
                 {"token": token, "player": request["player"], "expires_in": tokens.LIFETIME_SECONDS}
             ).encode(),
         )
-
-
-def local_environment(template: Template, endpoint: str) -> dict[str, str]:
-    """What the handlers see locally: the template's variables, dev mode on, fake credentials."""
-    return template.environment(
-        {
-            "DEV_MODE": "true",
-            "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
-            "AWS_DEFAULT_REGION": "us-east-1",
-            "AWS_REGION": "us-east-1",
-            "AWS_ACCESS_KEY_ID": "local",
-            "AWS_SECRET_ACCESS_KEY": "local",
-            "POWERTOOLS_TRACE_DISABLED": "true",
-            "POWERTOOLS_METRICS_DISABLED": "true",
-            "POWERTOOLS_DEV": "false",
-        }
-    )
 
 
 def pidfile_for(port: int) -> Path:

@@ -37,21 +37,11 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="session")
 def ddb_endpoint() -> Iterator[str]:
     """DynamoDB Local in memory on a free port, with the template's tables; env points at it."""
-    from local import ddb
-    from local.server import local_environment
-    from local.tables import ensure_tables
-    from local.template import Template
+    from local.harness import local_database
 
-    server = ddb.start_dynamodb_local(ddb.free_port())
-    try:
-        template = Template()
-        ensure_tables(server.endpoint, template)
-        env = local_environment(template, server.endpoint)
-        env.update({"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"})
-        os.environ.update(env)
-        yield server.endpoint
-    finally:
-        server.stop()
+    fake = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
+    with local_database(env=fake) as endpoint:
+        yield endpoint
 
 
 class Runtime:
