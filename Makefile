@@ -60,9 +60,12 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark in bench/, printing figures
+bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark script in bench/ (not its _helpers), printing figures
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/*.py; do \
+	  case "$$(basename $$script)" in _*) continue;; esac; \
+	  echo "== $$script"; $(BIN)/python $$script || exit 1; \
+	done
 
 build: $(SAM)  ## sam build (the layer from shared/, one folder per function), with bytecode
 	$(SAM) build --template template.yaml
@@ -77,4 +80,5 @@ validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and with
 	$(BIN)/cfn-lint template.yaml
 
 clean:  ## remove the venvs, DynamoDB Local and its data, build output
-	rm -rf $(VENV) $(SAM_VENV) .local .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(SAM_VENV) .venv-bench-runtime* .local .aws-sam .pytest_cache .mypy_cache \
+	  .ruff_cache .hypothesis
