@@ -20,6 +20,7 @@ and put its ``shared/`` first on ``sys.path`` (``bench/*.py --tree``).
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
 import json
@@ -72,8 +73,6 @@ def reply_of(result: Any, elapsed: float = 0.0) -> Reply:
         return Reply(200, {"Content-Type": "application/json"}, result, raw, elapsed)
     raw = result.get("body") or ""
     if result.get("isBase64Encoded"):
-        import base64
-
         raw = base64.b64decode(raw).decode("utf-8", "replace")
     headers = {key: str(value) for key, value in (result.get("headers") or {}).items()}
     return Reply(int(result["statusCode"]), headers, json.loads(raw) if raw else None, raw, elapsed)
