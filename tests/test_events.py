@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from domino.api import http
-from domino.local.invoke import LambdaContext, load_handler
-from domino.local.template import Template
 
+from local.invoke import LambdaContext, load_handler
+from local.template import Template
 from tests.integration.client import DOS_DEAL, Api
 
 EVENTS = sorted((Path(__file__).resolve().parents[1] / "events").glob("*.json"))

@@ -17,12 +17,13 @@ import yaml
 from domino.api.errors import STATUS_BY_CODE, DominoError, InvalidRequest, error_parts
 from domino.api.models import CreateGame, Deal, JoinGame, PlayTile
 from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
-from domino.local.template import Template
 from domino.service.errors import VersionMismatch
 from domino.service.values import GameSeen
 from domino.service.views import game_view, move_list, summary
 from domino.store.records import GameRecord, Seat
 from pydantic.json_schema import GenerateJsonSchema
+
+from local.template import Template
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC_PATH = REPO / "docs" / "openapi.yaml"

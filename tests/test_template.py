@@ -6,7 +6,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from domino.local.template import Intrinsic, Template
+from local.template import Intrinsic, Template
 
 REPO = Path(__file__).resolve().parents[1]
 PUBLIC_ROUTES = {"GET /health", "GET /rules"}

@@ -79,7 +79,7 @@ def test_dev_token_input_is_bounded(runtime: Runtime) -> None:
 
 
 def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from domino.local.ddb import free_port
+    from local.ddb import free_port
 
     rt = Runtime(free_port(), free_port(), tmp_path / "data")
     rt.start()
@@ -113,3 +113,30 @@ def test_concurrent_callers_are_never_mixed_up(runtime: Runtime) -> None:
     with ThreadPoolExecutor(12) as pool:
         answers = list(pool.map(whoami, range(120)))
     assert [asked for asked, _ in answers] == [got for _, got in answers]
+
+
+def test_a_token_with_exp_null_is_401_not_a_closed_connection(runtime: Runtime) -> None:
+    """It used to raise in the runtime's own check, which dropped the connection."""
+    import time
+
+    import jwt
+
+    from local import tokens
+
+    now = int(time.time())
+    claims = {"sub": "alice", "iss": tokens.ISSUER, "aud": tokens.AUDIENCE, "iat": now}
+    for exp in (None, "later", now + 3600.5):
+        token = jwt.encode({**claims, "exp": exp}, tokens.load_secret())
+        status, _, body = runtime.request("GET", "/me", token=token)
+        assert (status, body["error"]["code"]) == (401, "unauthorized"), exp
+
+
+def test_what_http_refuses_is_answered_in_json(runtime: Runtime) -> None:
+    status, headers, body = runtime.request("BREW", "/health")
+    assert (status, body["error"]["code"]) == (404, "not_found")
+    assert headers["Content-Type"] == "application/json"
+    status, _, body = runtime.request("POST", "/dev/token", {"player": "alice\n"})
+    assert (status, body["error"]["code"]) == (400, "invalid_request")
+    deep = b'{"player":' + b"[" * 1000 + b"]" * 1000 + b"}"
+    status, _, body = runtime.request("POST", "/dev/token", deep)
+    assert (status, body["error"]["code"]) == (400, "invalid_request")

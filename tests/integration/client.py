@@ -1,83 +1,41 @@
 """A short way to call the template's handlers in-process with API Gateway v2 events.
 
 ``Api.call("POST", "/games/x/play", {"tile": "3-5"}, player="bob")`` finds the template route,
-builds the event ``domino.local.invoke.http_event`` would, runs the function's handler and
-returns a ``Reply`` (status, headers, parsed JSON body).
+builds the event the local runtime would, runs the function's handler and returns a ``Reply``
+(status, headers, parsed JSON body): local.harness does that work, shared with the benchmarks;
+this module adds the test's players (JWT claims from a player id), shorthands, a deal and the
+checks on hidden tiles.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from domino.engine import Match, decode
 from domino.engine.tiles import TILES
-from domino.local.invoke import LambdaContext, http_event, load_handler
-from domino.local.streams import StreamPump, StreamSource
-from domino.local.template import Template
 from domino.store.dynamo import DynamoGameStore
 from domino.store.records import GameRecord
 
+from local.harness import Harness, Reply
+from local.template import Template
 from tests.deals import DOS_DEAL
 
-TEMPLATE = Template()
+__all__ = ["DOS_DEAL", "NO_CLAIMS", "TEMPLATE", "Api", "Privileged", "Reply", "tiles_shown"]
+
+TEMPLATE = Template()  # parsed once for every Api of the session
 NO_CLAIMS = object()  # pass as ``player`` for an event without JWT claims
-__all__ = ["DOS_DEAL", "NO_CLAIMS", "Api", "Privileged", "Reply"]
 
 
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    body: Any
-    raw: str
-
-    @property
-    def code(self) -> str | None:
-        """The error code of an error reply."""
-        if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
-            return self.body["error"].get("code")
-        return None
-
-    def header(self, name: str) -> str | None:
-        for key, value in self.headers.items():
-            if key.lower() == name.lower():
-                return value
-        return None
-
-    def ok(self, status: int = 200) -> Any:
-        assert self.status == status, (self.status, self.body)
-        return self.body
-
-
-class Api:
-    """Every HTTP API route of template.yaml, invoked through its function's handler; ``drain``
-    runs the stream consumers (functions/archive) on what the table's stream holds."""
+class Api(Harness):
+    """Every HTTP API route of template.yaml, invoked through its function's handler as
+    ``player``; ``drain`` runs the stream consumers (functions/archive) on what the table's
+    stream holds."""
 
     def __init__(self) -> None:
-        self._pump: StreamPump | None = None
+        super().__init__(TEMPLATE)
 
-    def drain(self) -> int:
-        """Deliver the stream's new records to their functions, as Lambda would have by now;
-        returns how many records passed the filters."""
-        if self._pump is None:
-            self._pump = StreamPump(
-                os.environ["AWS_ENDPOINT_URL_DYNAMODB"],
-                TEMPLATE,
-                TEMPLATE.table_names(),
-                self._consume,
-            )
-        return self._pump.drain()
-
-    @staticmethod
-    def _consume(source: StreamSource, event: dict[str, Any]) -> Any:
-        handler = load_handler(source.code_uri, source.handler)
-        return handler(event, LambdaContext(function_name=source.function))
-
-    def call(
+    def call(  # type: ignore[override]
         self,
         method: str,
         path: str,
@@ -87,40 +45,10 @@ class Api:
         name: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> Reply:
-        found = TEMPLATE.find_route(method, path.split("?")[0])
-        assert found is not None, f"no route for {method} {path}"
-        route, params = found
         claims = None
         if player is not NO_CLAIMS:
             claims = {"sub": player, "name": name or player.capitalize()}
-        if body is not None and not isinstance(body, str | bytes | dict):
-            body = json.dumps(body)
-        event = http_event(
-            method,
-            path,
-            route_key=route.route_key,
-            path_parameters=params or None,
-            headers=headers,
-            body=body,
-            claims=claims,
-        )
-        handler = load_handler(route.code_uri, route.handler)
-        result = handler(event, LambdaContext(function_name=route.function))
-        raw = result.get("body") or ""
-        parsed = json.loads(raw) if raw else None
-        return Reply(int(result["statusCode"]), dict(result.get("headers") or {}), parsed, raw)
-
-    def invoke(self, function: str, event: dict[str, Any]) -> Reply:
-        """Run ``functions/<function>``'s handler on a hand-made event."""
-        handler = load_handler(TEMPLATE.root / "functions" / function, "app.handler")
-        result = handler(event, LambdaContext(function_name=function))
-        raw = result.get("body") or ""
-        return Reply(
-            int(result["statusCode"]),
-            dict(result.get("headers") or {}),
-            json.loads(raw) if raw else None,
-            raw,
-        )
+        return super().call(method, path, body, claims=claims, headers=headers)
 
     # ---------------------------------------------------------------- shorthands
 

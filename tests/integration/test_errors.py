@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 from domino.api import http
-from domino.local.invoke import http_event
 
+from local.invoke import http_event
 from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged, Reply
 from tests.integration.table import start
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from domino.local.paths import template_path
+from local.paths import template_path
 
 
 @dataclass(frozen=True)

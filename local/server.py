@@ -2,8 +2,11 @@
 
 Each HTTP request becomes the API Gateway HTTP API v2 event Lambda would receive (with the JWT
 claims the authorizer would add) and is handed to the function's handler in-process. The
-runtime answers the errors API Gateway itself would answer (unknown route, bad token, body too
-large) in the contract's JSON shape, before any handler runs.
+runtime answers the errors API Gateway itself would answer, before any handler runs, in the
+contract's JSON shape ``{"error": {"code": ..., "message": ...}}``: an unknown route or method
+(404 ``not_found``), a bad token (401 ``unauthorized``), a body over 16 KiB (413
+``payload_too_large``), and what HTTP itself refuses: a malformed request or body (400), an
+over-long request line (414) or header (431), all with the code ``invalid_request``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -20,17 +25,31 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from domino.api.app import MAX_BODY_BYTES
-from domino.local import ddb, tokens
-from domino.local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
-from domino.local.invoke import http_event
-from domino.local.paths import local_dir
-from domino.local.streams import StreamPump, StreamSource, stream_sources
-from domino.local.tables import ensure_tables
-from domino.local.template import Template
+from local import ddb, tokens
+from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
+from local.environment import local_environment
+from local.invoke import http_event
+from local.paths import local_dir
+from local.streams import StreamPump, StreamSource, stream_sources
+from local.tables import ensure_tables
+from local.template import Template
 
-MAX_BODY = MAX_BODY_BYTES  # the handlers refuse the same bodies when deployed
+# API.md: a body over 16 KiB is 413 payload_too_large (the handlers refuse the same when
+# deployed). A number of the contract's, not an import of the handlers' code: the runtime stands
+# in for API Gateway and never imports the domino package.
+MAX_BODY = 16 * 1024
 DEV_TOKEN_PATH = "/dev/token"
+MAX_LINE = 65536  # a chunk-size or trailer line, as http.server bounds the request line
+LINGER_SECONDS, LINGER_BYTES = 2.0, 1 << 20  # what is read and dropped before a close
+CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
+CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
+#: what http.server refuses by itself (send_error), as the contract's error codes and messages
+HTTP_ERRORS: dict[int, tuple[int, str, str]] = {
+    400: (400, "invalid_request", "The request is malformed."),
+    414: (414, "invalid_request", "The request line is too long."),
+    431: (431, "invalid_request", "The request headers are too large."),
+    505: (505, "invalid_request", "The HTTP version is not supported."),
+}
 
 
 def error_body(code: str, message: str) -> bytes:
@@ -43,6 +62,24 @@ class LocalRuntime(ThreadingHTTPServer):
     # socketserver's default listen backlog is 5: a burst of clients (a race test, a load
     # test) would see connections reset before the threads accept them
     request_queue_size = 128
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close after a lingering read, as web servers do: a refused request (413, 414, 431)
+        may leave bytes unread, and closing over them sends a reset that can destroy the
+        error answer before the client reads it."""
+        try:
+            request.shutdown(socket.SHUT_WR)
+            request.settimeout(LINGER_SECONDS)
+            deadline = time.monotonic() + LINGER_SECONDS
+            drained = 0
+            while drained < LINGER_BYTES and time.monotonic() < deadline:
+                data = request.recv(65536)
+                if not data:
+                    break
+                drained += len(data)
+        except OSError:
+            pass
+        self.close_request(request)
 
     def __init__(
         self,
@@ -67,6 +104,24 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.handle_request()
 
     do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_GET
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other method (``BREW``) is routed too, and so answered 404 ``not_found`` as an
+        unknown route is, rather than http.server's HTML 501."""
+        if name.startswith("do_"):
+            return self.handle_request
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """What http.server refuses by itself (a malformed request line, an over-long line or
+        header, too many headers) in the contract's JSON shape instead of an HTML page."""
+        status, error, text = HTTP_ERRORS.get(code, (code, "invalid_request", message or ""))
+        if code == 501:  # an unsupported method: what an unknown route answers
+            status, error, text = 404, "not_found", f"No route for {self.command}."
+        if self.request_version == "HTTP/0.9":  # the request line was not understood: answer
+            self.request_version = "HTTP/1.0"  # with a status line and headers all the same
+        self.close_connection = True
+        self.send(status, error_body(error, text))
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
@@ -102,40 +157,64 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send(status, error_body(code, message), headers)
 
     def read_body(self) -> bytes | None:
-        """The request body, or None (after answering 413) when it is over 16 KiB."""
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks, size = [], 0
-            while True:
-                length = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if length == 0:
-                    self.rfile.readline()
-                    break
-                size += length
-                if size > MAX_BODY:
-                    self.close_connection = True
-                    self.fail(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
-                    return None
-                chunks.append(self.rfile.read(length))
-                self.rfile.readline()
-            return b"".join(chunks)
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if length < 0:
-            self.close_connection = True
-            self.fail(400, "invalid_request", "Content-Length is not a number.")
+        """The request body, or None after answering 413 (over 16 KiB) or 400 (malformed)."""
+        if self.headers.get("Transfer-Encoding", "").strip().lower() == "chunked":
+            return self.read_chunked()
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not CONTENT_LENGTH.fullmatch(declared):
+            self.refuse(400, "invalid_request", "Content-Length is not a number.")
             return None
-        if length > MAX_BODY:
-            self.close_connection = True  # never read what we refuse
-            self.fail(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+        length = int(declared)
+        if length > MAX_BODY:  # never read what we refuse
+            self.refuse(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
             return None
-        return self.rfile.read(length) if length else b""
+        body = self.rfile.read(length) if length else b""
+        if len(body) < length:
+            self.refuse(400, "invalid_request", "The body is shorter than its Content-Length.")
+            return None
+        return body
+
+    def read_chunked(self) -> bytes | None:
+        """A ``Transfer-Encoding: chunked`` body (RFC 9112, 7.1): hex sizes, each chunk ending
+        in CRLF, a last chunk of size 0 and optional trailer lines up to an empty line."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            line = self.rfile.readline(MAX_LINE + 1)
+            digits = line.split(b";", 1)[0].strip()
+            if len(line) > MAX_LINE or not line.endswith(b"\n") or not CHUNK_SIZE.fullmatch(digits):
+                self.refuse(400, "invalid_request", "The chunked body is malformed.")
+                return None
+            length = int(digits, 16)
+            if length == 0:
+                break
+            size += length
+            if size > MAX_BODY:
+                self.refuse(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+                return None
+            chunk = self.rfile.read(length)
+            if len(chunk) < length or self.rfile.readline(MAX_LINE + 1).strip() != b"":
+                self.refuse(400, "invalid_request", "The chunked body is malformed.")
+                return None
+            chunks.append(chunk)
+        for _ in range(100):  # trailer fields, ignored, up to the empty line
+            line = self.rfile.readline(MAX_LINE + 1)
+            if not line.endswith(b"\n"):
+                break
+            if line in (b"\r\n", b"\n"):
+                return b"".join(chunks)
+        self.refuse(400, "invalid_request", "The chunked body is malformed.")
+        return None
+
+    def refuse(self, status: int, code: str, message: str) -> None:
+        """Answer an error and close the connection: what is left of the request is unread."""
+        self.close_connection = True
+        self.fail(status, code, message)
 
     def handle_request(self) -> None:
         started = time.perf_counter()
         split = urlsplit(self.path)
-        method = self.command.upper()
+        method = self.command  # case-sensitive (RFC 9110, 9.1): "get" is no GET
         body = self.read_body()
         if body is None:
             return
@@ -211,7 +290,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             return
         try:
             request = json.loads(body or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than json can go
             self.fail(400, "invalid_request", "The body is not valid JSON.")
             return
         if not isinstance(request, dict):
@@ -228,23 +307,6 @@ class RequestHandler(BaseHTTPRequestHandler):
                 {"token": token, "player": request["player"], "expires_in": tokens.LIFETIME_SECONDS}
             ).encode(),
         )
-
-
-def local_environment(template: Template, endpoint: str) -> dict[str, str]:
-    """What the handlers see locally: the template's variables, dev mode on, fake credentials."""
-    return template.environment(
-        {
-            "DEV_MODE": "true",
-            "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
-            "AWS_DEFAULT_REGION": "us-east-1",
-            "AWS_REGION": "us-east-1",
-            "AWS_ACCESS_KEY_ID": "local",
-            "AWS_SECRET_ACCESS_KEY": "local",
-            "POWERTOOLS_TRACE_DISABLED": "true",
-            "POWERTOOLS_METRICS_DISABLED": "true",
-            "POWERTOOLS_DEV": "false",
-        }
-    )
 
 
 def pidfile_for(port: int) -> Path:
@@ -313,7 +375,7 @@ def start_streams(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m domino.local", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m local", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--ddb-port", type=int, default=int(os.environ.get("DDB_PORT", "8000")))

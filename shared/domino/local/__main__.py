@@ -1,3 +1,0 @@
-from domino.local.server import main
-
-raise SystemExit(main())
