@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from domino.limits import MAX_BODY_BYTES
+
 from local import ddb, tokens
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
 from local.environment import local_environment
@@ -35,9 +37,9 @@ from local.tables import ensure_tables
 from local.template import Template
 
 # API.md: a body over 16 KiB is 413 payload_too_large (the handlers refuse the same when
-# deployed). A number of the contract's, not an import of the handlers' code: the runtime stands
-# in for API Gateway and never imports the domino package.
-MAX_BODY = 16 * 1024
+# deployed): the runtime refuses it before reading it. The bound comes from domino.limits, a leaf
+# module; the runtime imports nothing else of the handlers' code.
+MAX_BODY = MAX_BODY_BYTES
 DEV_TOKEN_PATH = "/dev/token"
 MAX_LINE = 65536  # a chunk-size or trailer line, as http.server bounds the request line
 LINGER_SECONDS, LINGER_BYTES = 2.0, 1 << 20  # what is read and dropped before a close

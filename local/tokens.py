@@ -8,7 +8,7 @@ module stands in for it and hands the handlers the same claims. What it accepts:
 - the claims ``exp``, ``iat``, ``iss``, ``aud`` and ``sub``, all required; ``iss`` and ``aud``
   this runtime's; ``exp``, ``iat`` and ``nbf`` (when present) integers, not expired and not in
   the future, give or take ``LEEWAY_SECONDS`` of clock skew;
-- ``sub``: a string of 1 to ``MAX_SUBJECT`` characters (a player id as the handlers take it).
+- ``sub``: a string of 1 to ``MAX_PLAYER_ID`` characters (a player id as the handlers take it).
 
 Anything else raises TokenError, which the runtime answers with 401 ``unauthorized``.
 """
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import jwt
+from domino.limits import MAX_NAME, MAX_PLAYER_ID
 
 from local.paths import local_dir
 
@@ -34,9 +35,7 @@ LIFETIME_SECONDS = 7 * 24 * 3600
 LEEWAY_SECONDS = 30  # clock skew allowed on exp, iat and nbf
 REQUIRED_CLAIMS = ("exp", "iat", "iss", "aud", "sub")
 TIME_CLAIMS = ("exp", "iat", "nbf")
-MAX_SUBJECT = 255
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.@:-]{1,64}")  # used with fullmatch: no trailing newline
-MAX_NAME = 40
 #: embedding, override and isolate controls: they reorder how the text around them displays
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -120,7 +119,7 @@ def verify(secret: bytes, authorization: str | None) -> dict[str, Any]:
     except jwt.InvalidSignatureError as err:
         raise TokenError("bad token signature") from err
     except jwt.exceptions.InvalidSubjectError as err:
-        raise TokenError(f"token subject must be a string of 1-{MAX_SUBJECT} characters") from err
+        raise TokenError(f"token subject must be a string of 1-{MAX_PLAYER_ID} characters") from err
     except (jwt.InvalidTokenError, TypeError, ValueError, OverflowError) as err:
         raise TokenError("malformed token") from err
     # PyJWT takes ``int(claim)``, so "123" or 1.5 would pass: a NumericDate here is an integer
@@ -129,8 +128,8 @@ def verify(secret: bytes, authorization: str | None) -> dict[str, Any]:
         if claim in claims and (not isinstance(value, int) or isinstance(value, bool)):
             raise TokenError(f"token claim {claim!r} is not an integer")
     subject = claims["sub"]
-    if not isinstance(subject, str) or not 0 < len(subject) <= MAX_SUBJECT:
-        raise TokenError(f"token subject must be a string of 1-{MAX_SUBJECT} characters")
+    if not isinstance(subject, str) or not 0 < len(subject) <= MAX_PLAYER_ID:
+        raise TokenError(f"token subject must be a string of 1-{MAX_PLAYER_ID} characters")
     return claims
 
 

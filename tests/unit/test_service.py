@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from domino.engine import decode
 from domino.engine.errors import DominoError
-from domino.service import GameService
 from domino.service.errors import (
     AlreadyJoined,
     Conflict,
@@ -23,6 +22,7 @@ from domino.service.errors import (
     SeatTaken,
     VersionMismatch,
 )
+from domino.service.games import GameService
 from domino.service.values import (
     DRAW_TILE,
     LEAVE,

@@ -22,11 +22,11 @@ from domino.api.errors import (
 )
 from domino.api.identity import caller_from_event
 from domino.api.models import invalid_request
+from domino.limits import MAX_BODY_BYTES
 
 logger = Logger(service="domino")
 
 JSON = "application/json"
-MAX_BODY_BYTES = 16 * 1024
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:

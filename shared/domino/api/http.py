@@ -45,7 +45,7 @@ from domino.api.identity import caller_from_event
 from domino.api.models import parse_if_match
 from domino.api.settings import settings
 from domino.engine import PRESETS
-from domino.service import GameService
+from domino.service.games import GameService
 from domino.service.values import Caller, GameSeen, Page
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import throttled

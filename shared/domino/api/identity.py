@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from domino.api.errors import Unauthorized
-from domino.service.values import MAX_NAME, Caller
-from domino.store.records import MAX_PLAYER_ID
+from domino.limits import MAX_NAME, MAX_PLAYER_ID
+from domino.service.values import Caller
 
 
 def caller_from_event(event: dict[str, Any]) -> Caller:

@@ -19,7 +19,8 @@ from pydantic_core import CoreConfig, ErrorDetails, SchemaValidator, ValidationE
 from pydantic_core import core_schema as cs
 
 from domino.api.errors import InvalidRequest
-from domino.service.values import DRAW_TILE, LEAVE, MAX_NAME, PASS_TURN, MakeMove, NewGame, TakeSeat
+from domino.limits import MAX_NAME
+from domino.service.values import DRAW_TILE, LEAVE, PASS_TURN, MakeMove, NewGame, TakeSeat
 
 __all__ = [
     "DRAW_TILE",

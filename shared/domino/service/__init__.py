@@ -1,23 +1,4 @@
 """The use cases behind the routes, free of HTTP: commands (``GameCommands``), reads
-(``GameQueries``) and the table stream's work (``HandArchive``). They take parsed commands
-(``values``), return what the caller may see, and raise domain errors (``errors``)."""
-
-from __future__ import annotations
-
-from domino.service.archive import HandArchive
-from domino.service.commands import GameCommands
-from domino.service.ports import GameStore
-from domino.service.queries import GameQueries
-
-
-class GameService:
-    """Every use case on one store: ``commands``, ``queries`` and ``archive``."""
-
-    def __init__(self, store: GameStore, *, dev_mode: bool) -> None:
-        self.store = store
-        self.commands = GameCommands(store, dev_mode=dev_mode)
-        self.queries = GameQueries(store)
-        self.archive = HandArchive(store)
-
-
-__all__ = ["GameCommands", "GameQueries", "GameService", "GameStore", "HandArchive"]
+(``GameQueries``) and the table stream's work (``HandArchive``), together in ``games.GameService``.
+They take parsed commands (``values``), return what the caller may see, and raise domain errors
+(``errors``). Importing the package loads nothing: each module is imported where it is used."""

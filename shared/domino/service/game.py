@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from domino.engine import Match, Ruleset, decode, resolve_rules
+from domino.limits import MAX_GAME_ID
 from domino.service.errors import GameNotFound
 from domino.service.ports import GameStore
 from domino.service.values import GameSeen
@@ -17,7 +18,7 @@ from domino.store.records import GameRecord
 
 #: what a game id looks like (``secrets.token_urlsafe(16)``; older ids may be longer): anything
 #: else is not a game, and never reaches a key
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{8,{MAX_GAME_ID}}}")
 
 
 def now() -> int:

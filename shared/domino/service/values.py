@@ -8,9 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-#: the longest display name, in a token or a request
-MAX_NAME = 40
-
 BotLevel = Literal["random", "greedy", "strategist"]
 OnTimeout = Literal["auto", "forfeit"]
 MoveKind = Literal["play", "draw", "pass"]

@@ -13,17 +13,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domino.engine.errors import InvalidInput
+from domino.limits import MAX_GAME_ID, MAX_PLAYER_ID
 
 GAME_SK = "GAME"
 OPEN_LIST = "OPEN"
 DEADLINE_LIST = "DUE"
 FINISHED_TTL_SECONDS = 90 * 24 * 3600  # finished and abandoned games expire after 90 days
-
-#: the longest player id (a token's ``sub``) a key may hold: DynamoDB allows 2,048 bytes of
-#: partition key and 1,024 of sort key; 255 characters of UTF-8 (4 bytes at most) fit both
-MAX_PLAYER_ID = 255
-#: game ids are ``secrets.token_urlsafe(16)`` (22 characters); the bound leaves room
-MAX_GAME_ID = 64
 
 AttributeValue = dict[str, Any]
 Item = dict[str, AttributeValue]
