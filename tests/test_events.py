@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from domino.api import http
+from domino.service.values import Caller
 
 from local.invoke import LambdaContext, load_handler
 from local.template import Template
@@ -50,6 +51,14 @@ def led_game(api: Api, game: str, **options: Any) -> None:
     api.play(game, "bob", "6-6").ok()
 
 
+def notified(api: Api, _game: str) -> None:
+    """alice's inbox holds what events/notify.json tells her: bob joined her game."""
+    event = json.loads((EVENTS[0].parent / "notify.json").read_text())
+    name, props = FUNCTIONS["notify"]
+    handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
+    assert handler(event, LambdaContext(function_name=name)) == {"batchItemFailures": []}
+
+
 SETUP: dict[str, Callable[[Api, str], None]] = {
     "join.json": waiting_game,  # bob joins
     "get.json": dealt_game,  # alice reads her view
@@ -58,6 +67,7 @@ SETUP: dict[str, Callable[[Api, str], None]] = {
     "draw.json": led_game,  # alice draws
     "moves.json": led_game,  # alice reads the log
     "pass.json": lambda api, game: led_game(api, game, rules={"draw": "none"}),  # alice passes
+    "notifications.read.json": notified,  # alice reads what bob's join told her
 }
 
 
@@ -82,7 +92,7 @@ def test_event_replays_through_its_handler(
     handler = load_handler(TEMPLATE.root / props["CodeUri"], props.get("Handler", "app.handler"))
     event = json.loads(path.read_text())
     if path.name in SETUP:
-        game = event["pathParameters"]["id"]
+        game = (event.get("pathParameters") or {}).get("id", "")
         monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
         SETUP[path.name](Api(), game)
         monkeypatch.undo()
@@ -105,3 +115,17 @@ def test_the_stream_event_archives_the_hand_it_marks(ddb_endpoint: str) -> None:
     archived = http.service().store.archived_moves(game)
     assert archived and {m["hand_number"] for m in archived} == {int(image["archive"]["N"])}
     assert [m["n"] for m in archived] == list(range(1, len(archived) + 1))
+
+
+def test_the_stream_event_notifies_the_players_it_concerns(ddb_endpoint: str) -> None:
+    """events/notify.json: bob took the last seat of alice's game; alice hears of it twice
+    (he joined, the game started), and a redelivery of the same record writes nothing more."""
+    notified(Api(), "")
+    notified(Api(), "")  # the stream delivers at least once
+    game = "EventNotifyGame01"  # alice and bob play in other tests too: this game's notes
+    page, _ = http.inbox().page(Caller("alice", "Alice", "en"), 100, None)
+    told = [n for n in page.items if n["game"] == game]
+    assert [n["type"] for n in told] == ["player_joined", "game_started"]
+    assert told[0]["body"] == "Bob has joined your Dominó para dos jugadores game."
+    assert [n for n in http.inbox().page(Caller("bob", "Bob"), 100, None)[0].items
+            if n["game"] == game] == []  # fmt: skip

@@ -8,5 +8,7 @@ MAX_NAME = 40
 #: a player id (a token's ``sub``): it becomes part of DynamoDB keys, which hold 2,048 bytes of
 #: partition key and 1,024 of sort key; 255 characters of UTF-8 (4 bytes at most) fit both
 MAX_PLAYER_ID = 255
+#: a locale (``es``, ``en-GB``, ``zh-Hant-TW``: BCP 47 tags people use are short)
+MAX_LOCALE = 35
 #: a game id (``secrets.token_urlsafe(16)`` is 22 characters; the bound leaves room)
 MAX_GAME_ID = 64

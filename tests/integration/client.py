@@ -44,10 +44,13 @@ class Api(Harness):
         player: Any = "alice",
         name: str | None = None,
         headers: dict[str, str] | None = None,
+        locale: str | None = None,
     ) -> Reply:
         claims = None
         if player is not NO_CLAIMS:
             claims = {"sub": player, "name": name or player.capitalize()}
+            if locale is not None:
+                claims["locale"] = locale
         return super().call(method, path, body, claims=claims, headers=headers)
 
     # ---------------------------------------------------------------- shorthands

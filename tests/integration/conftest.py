@@ -7,6 +7,7 @@ import os
 import pytest
 from domino.api import http, settings
 from domino.store.dynamo import DynamoGameStore
+from domino.store.table import Table
 
 from tests.integration.client import Api, Privileged
 
@@ -15,11 +16,12 @@ from tests.integration.client import Api, Privileged
 def api(ddb_endpoint: str) -> Api:
     # the environment now points at DynamoDB Local: drop anything built before it did
     settings.settings.cache_clear()
-    http.service.cache_clear()
+    for factory in (http.table, http.service, http.inbox, http.notifier):
+        factory.cache_clear()
     http._idempotency.cache_clear()
     return Api()
 
 
 @pytest.fixture(scope="session")
 def privileged(api: Api) -> Privileged:
-    return Privileged(DynamoGameStore(os.environ["TABLE_NAME"]))
+    return Privileged(DynamoGameStore(Table(os.environ["TABLE_NAME"])))

@@ -37,7 +37,8 @@ def race(calls: list[Callable[[], Reply]], timeout: float = 60) -> list[tuple[in
 
     def racer(index: int) -> None:
         try:
-            http.service.cache_clear()  # its own boto3 clients, like its own container
+            http.table.cache_clear()  # its own boto3 clients, like its own container
+            http.service.cache_clear()
             http._idempotency.cache_clear()
             http.service()
             http._idempotency()

@@ -69,7 +69,7 @@ def test_the_templates_archive_filters() -> None:
 
 def test_stream_sources_find_the_archive_function_with_the_templates_settings() -> None:
     sources = stream_sources(TEMPLATE)
-    assert [s.function for s in sources] == ["ArchiveFunction"]
+    assert [s.function for s in sources] == ["ArchiveFunction", "NotifyFunction"]
     source = sources[0]
     raw = TEMPLATE.resources["ArchiveFunction"]["Properties"]
     event = raw["Events"]["HandEnded"]["Properties"]

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from domino.store.cursors import OPEN_CURSOR, decode_cursor, encode_cursor
 from domino.store.errors import AlreadyMember, VersionConflict
+from domino.store.inbox import Note
 from domino.store.listings import player_page
 from domino.store.records import OPEN_LIST, GameRecord, from_item, to_item
 
@@ -26,6 +28,8 @@ class MemoryGameStore:
         self.lock = threading.Lock()
         self.before_save: Callable[[GameRecord, int], None] | None = None
         self.saves = 0
+        #: every write of a game item as (old, new) items: what the table's stream would hold
+        self.stream: list[tuple[dict[str, Any] | None, dict[str, Any]]] = []
 
     def _record(self, game_id: str) -> GameRecord | None:
         item = self.items.get(game_id)
@@ -41,6 +45,7 @@ class MemoryGameStore:
         with self.lock:
             assert record.id not in self.items
             self.items[record.id] = to_item(record)
+            self.stream.append((None, self.items[record.id]))
             creator = record.seats[0].player
             assert creator is not None
             self.members.setdefault(creator, set()).add(record.id)
@@ -61,7 +66,8 @@ class MemoryGameStore:
                 raise VersionConflict(current)
             if join is not None and record.id in self.members.get(join, set()):
                 raise AlreadyMember()
-            self.items[record.id] = to_item(record)
+            self.stream.append((self.items[record.id], to_item(record)))
+            self.items[record.id] = self.stream[-1][1]
             self.saves += 1
             if join is not None:
                 self.members.setdefault(join, set()).add(record.id)
@@ -71,7 +77,8 @@ class MemoryGameStore:
     def force(self, record: GameRecord) -> None:
         """Write ``record`` unconditionally (a rival change, in a test)."""
         with self.lock:
-            self.items[record.id] = to_item(record)
+            self.stream.append((self.items.get(record.id), to_item(record)))
+            self.items[record.id] = self.stream[-1][1]
 
     def lose_races(self, times: int | None = None) -> list[int]:
         """Before each of the next ``times`` saves (None: every one) a rival change lands first
@@ -138,3 +145,45 @@ class MemoryGameStore:
             records = [self._record(g) for g in self.members.get(player, set())]
         found = [r for r in records if r is not None]
         return player_page(found, player, status, turn_mine, limit, cursor)
+
+
+class MemoryInbox:
+    """An in-memory ``InboxStore``: notes by (player, id), read markers by player."""
+
+    def __init__(self) -> None:
+        self.notes: dict[tuple[str, str], Note] = {}
+        self.read: dict[str, str] = {}
+        self.lock = threading.Lock()
+
+    def add(self, note: Note) -> bool:
+        with self.lock:
+            if (note.player, note.id) in self.notes:
+                return False
+            self.notes[note.player, note.id] = note
+            return True
+
+    def get(self, player: str, note_id: str) -> Note | None:
+        return self.notes.get((player, note_id))
+
+    def page(self, player: str, limit: int, cursor: str | None) -> tuple[list[Note], str | None]:
+        ids = sorted((i for p, i in self.notes if p == player), reverse=True)
+        if cursor:
+            ids = [i for i in ids if i < cursor]
+        page = ids[:limit]
+        following = page[-1] if len(ids) > limit else None
+        return [self.notes[player, i] for i in page], following
+
+    def read_until(self, player: str) -> str | None:
+        return self.read.get(player)
+
+    def unread(self, player: str, read_until: str | None) -> int:
+        return sum(1 for p, i in self.notes if p == player and (not read_until or i > read_until))
+
+    def mark_read(self, player: str, until: str) -> None:
+        with self.lock:
+            if until > self.read.get(player, ""):
+                self.read[player] = until
+
+    def mark_pushed(self, note: Note) -> None:
+        with self.lock:
+            self.notes[note.player, note.id] = replace(note, pushed=True)

@@ -46,9 +46,12 @@ from domino.api.models import parse_if_match
 from domino.api.settings import settings
 from domino.engine import PRESETS
 from domino.service.games import GameService
+from domino.service.inbox import InboxQueries, Notifier
 from domino.service.values import Caller, GameSeen, Page
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import throttled
+from domino.store.inbox import DynamoInbox
+from domino.store.table import Table
 
 __all__ = [
     "Caller",
@@ -58,8 +61,11 @@ __all__ = [
     "entry_point",
     "game_command",
     "header",
+    "inbox",
     "lambda_handler",
     "mutate",
+    "no_content",
+    "notifier",
     "preset_list",
     "respond",
     "respond_page",
@@ -90,11 +96,26 @@ _pending: contextvars.ContextVar[Callable[[], Reply]] = contextvars.ContextVar("
 
 
 @lru_cache(maxsize=1)
-def service() -> GameService:
-    """Built once per container (module scope would cost cold starts of routes that skip it)."""
+def table() -> Table:
+    """The game table's client, built once per container (module scope would cost cold starts
+    of routes that never touch it)."""
     config = settings()
-    store = DynamoGameStore(config.table_name, track_capacity=config.track_capacity)
-    return GameService(store, dev_mode=config.dev_mode)
+    return Table(config.table_name, track_capacity=config.track_capacity)
+
+
+@lru_cache(maxsize=1)
+def service() -> GameService:
+    return GameService(DynamoGameStore(table()), dev_mode=settings().dev_mode)
+
+
+@lru_cache(maxsize=1)
+def inbox() -> InboxQueries:
+    return InboxQueries(DynamoInbox(table()))
+
+
+@lru_cache(maxsize=1)
+def notifier() -> Notifier:
+    return Notifier(DynamoInbox(table()))
 
 
 @lru_cache(maxsize=1)
@@ -145,8 +166,12 @@ def respond(reply: Reply) -> Response[Any]:
     return json_response(reply.status, reply.body, reply.headers)
 
 
-def respond_page(page: Page, key: str) -> Response[Any]:
-    return json_response(200, {key: page.items, "next": page.next})
+def respond_page(page: Page, key: str, **more: Any) -> Response[Any]:
+    return json_response(200, {key: page.items, **more, "next": page.next})
+
+
+def no_content() -> Response[Any]:
+    return Response(status_code=204, body="")
 
 
 def preset_list() -> dict[str, Any]:
@@ -154,10 +179,10 @@ def preset_list() -> dict[str, Any]:
     return {"presets": [preset.describe() for preset in PRESETS.values()]}
 
 
-def count(metric: str) -> None:
+def count(metric: str, value: int = 1) -> None:
     """One business metric per accepted command (games_created, moves_played, ...)."""
-    if settings().metrics_enabled:
-        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
+    if settings().metrics_enabled and value:
+        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=value)
 
 
 # ---------------------------------------------------------------------- commands

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domino.api.errors import Unauthorized
-from domino.limits import MAX_NAME, MAX_PLAYER_ID
+from domino.limits import MAX_LOCALE, MAX_NAME, MAX_PLAYER_ID
 from domino.service.values import Caller
 
 
@@ -19,4 +19,9 @@ def caller_from_event(event: dict[str, Any]) -> Caller:
     if not isinstance(player, str) or not player or len(player) > MAX_PLAYER_ID:
         raise Unauthorized()
     name = claims.get("name") or claims.get("preferred_username") or player
-    return Caller(player=player, name=str(name).strip()[:MAX_NAME] or player)
+    locale = claims.get("locale")
+    return Caller(
+        player=player,
+        name=str(name).strip()[:MAX_NAME] or player,
+        locale=locale[:MAX_LOCALE] if isinstance(locale, str) else None,
+    )

@@ -20,7 +20,15 @@ from pydantic_core import core_schema as cs
 
 from domino.api.errors import InvalidRequest
 from domino.limits import MAX_NAME
-from domino.service.values import DRAW_TILE, LEAVE, PASS_TURN, MakeMove, NewGame, TakeSeat
+from domino.service.values import (
+    DRAW_TILE,
+    LEAVE,
+    PASS_TURN,
+    MakeMove,
+    MarkRead,
+    NewGame,
+    TakeSeat,
+)
 
 __all__ = [
     "DRAW_TILE",
@@ -30,6 +38,7 @@ __all__ = [
     "Deal",
     "JoinGame",
     "PlayTile",
+    "ReadNotifications",
     "Request",
     "check_empty",
     "empty_body",
@@ -209,6 +218,12 @@ class PlayTile(Request[MakeMove]):
     }
 
     COMMAND = partial(MakeMove, "play")
+
+
+class ReadNotifications(Request[MarkRead]):
+    COMMAND = MarkRead
+    until: str
+    FIELDS = {"until": (text(1, 120), _REQUIRED)}
 
 
 def empty_body(command: Command) -> Callable[[str | None], Command]:

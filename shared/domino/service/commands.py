@@ -75,7 +75,7 @@ class GameCommands:
         elif command.deal is not None:
             _check_deal_only(rules, command.deal)
             record.config["deal"] = command.deal
-        finish(game, None, 0, at)  # version 1, the encoded state, turn and deadline
+        finish(game, None, 0, at, caller.player)  # version 1, the state, turn and deadline
         self.store.create(game.record)
         return game.seen_by(caller.player)
 

@@ -1,10 +1,12 @@
-"""What the use cases need from storage: ``GameStore``. ``domino.store.DynamoGameStore`` is the
-DynamoDB one; tests also run the use cases on an in-memory one (tests/unit/memory_store.py)."""
+"""What the use cases need from storage and delivery: ``GameStore``, ``InboxStore``,
+``Channel``. The DynamoDB implementations live in ``domino.store``; tests also run the use
+cases on in-memory ones (tests/unit/memory_store.py)."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from domino.store.inbox import Note
 from domino.store.records import GameRecord
 
 
@@ -42,3 +44,30 @@ class GameStore(Protocol):
     def player_games(
         self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
     ) -> tuple[list[GameRecord], str | None]: ...
+
+
+class InboxStore(Protocol):
+    """Each player's notifications (``domino.store.inbox.DynamoInbox``): ``add`` writes a note
+    once and answers False when it was there already."""
+
+    def add(self, note: Note) -> bool: ...
+
+    def get(self, player: str, note_id: str) -> Note | None: ...
+
+    def page(
+        self, player: str, limit: int, cursor: str | None
+    ) -> tuple[list[Note], str | None]: ...
+
+    def read_until(self, player: str) -> str | None: ...
+
+    def unread(self, player: str, read_until: str | None) -> int: ...
+
+    def mark_read(self, player: str, until: str) -> None: ...
+
+    def mark_pushed(self, note: Note) -> None: ...
+
+
+class Channel(Protocol):
+    """A way a notification reaches a player beyond the inbox (mobile push, WebSocket)."""
+
+    def send(self, note: Note) -> None: ...

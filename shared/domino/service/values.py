@@ -15,10 +15,12 @@ MoveKind = Literal["play", "draw", "pass"]
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who is asking: the player id (a token's ``sub``) and the display name."""
+    """Who is asking: the player id (a token's ``sub``), the display name, and the token's
+    ``locale`` claim if it has one (the language of texts when no device says otherwise)."""
 
     player: str
     name: str
+    locale: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,13 @@ class LeaveSeat:
 
 
 LEAVE = LeaveSeat()
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRead:
+    """The notification ``until`` and every older one are read."""
+
+    until: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,7 @@ class WritePath:
             before = game.match.copy() if game.match else None
             effect = change(game, at)
             dropped = dropped_hand(before, game.match) + run_bots(game, at)
-            finish(game, before, expected, at)
+            finish(game, before, expected, at, caller.player)
             try:
                 for hand_number, hand_moves in never_stored_as_previous(before, dropped):
                     self.store.archive_moves(record.id, hand_number, hand_moves)
@@ -122,9 +122,17 @@ def run_bots(game: Game, at: int) -> list[DroppedHand]:
     return dropped
 
 
-def finish(game: Game, before: Match | None, expected: int, at: int) -> None:
-    """Version, status, timestamps and the indexed attributes after a change."""
+def finish(
+    game: Game,
+    before: Match | None,
+    expected: int,
+    at: int,
+    actor: str | None,
+    cause: str | None = None,
+) -> None:
+    """Version, status, timestamps, who caused the change and the indexed attributes."""
     record, match = game.record, game.match
+    record.actor, record.cause = actor, cause
     changes = 1
     if match is not None and before is not None:
         changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))

@@ -12,15 +12,13 @@ import itertools
 import json
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-import boto3
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from domino.store.cursors import MINE_CURSOR, OPEN_CURSOR, decode_cursor, encode_cursor
-from domino.store.errors import AlreadyMember, Unavailable, VersionConflict, throttled
+from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
     GAME_SK,
@@ -35,6 +33,7 @@ from domino.store.records import (
     to_attributes,
     to_item,
 )
+from domino.store.table import Table
 
 #: BatchWriteItem and BatchGetItem leave work undone under load: how often to ask again
 BATCH_ATTEMPTS = 8
@@ -44,47 +43,14 @@ MAX_MEMBER_GAMES = 1000
 
 
 class DynamoGameStore:
-    """Versioned load/save of games and the player-scoped listings, on one low-level client
-    (thread-safe). ``track_capacity`` asks DynamoDB for the capacity each request consumed
-    and keeps it in ``consumed`` (read by the benchmarks)."""
+    """Versioned load/save of games and the player-scoped listings (thread-safe)."""
 
-    def __init__(
-        self, table_name: str, *, endpoint_url: str | None = None, track_capacity: bool = False
-    ) -> None:
-        config = Config(
-            retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
-        )
-        session = boto3.session.Session()
-        self.client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
-        self.table_name = table_name
-        self.consumed: list[dict[str, Any]] = []
-        self.track_capacity = track_capacity
-
-    # ------------------------------------------------------------------ plumbing
-
-    def _call(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
-        if self.track_capacity:
-            kwargs["ReturnConsumedCapacity"] = "TOTAL"
-        try:
-            response = fn(**kwargs)
-        except ClientError as err:
-            if throttled(err):
-                raise Unavailable() from err
-            raise
-        if self.track_capacity:
-            capacity = response.get("ConsumedCapacity")
-            if capacity:
-                self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
-        return response
-
-    def _query(self, **kwargs: Any) -> Iterator[Item]:
-        """Every item a Query matches, page after page, read as they are consumed."""
-        while True:
-            response = self._call(self.client.query, **kwargs)
-            yield from response.get("Items", [])
-            if "LastEvaluatedKey" not in response:
-                return
-            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.client = table.client
+        self.table_name = table.name
+        self._call = table.call
+        self._query = table.query
 
     def _game_key(self, game_id: str) -> Item:
         return to_attributes({"pk": game_key(game_id), "sk": GAME_SK})

@@ -56,6 +56,11 @@ class GameRecord:
     # set by a write that ends a hand: the hand, now the item's previous one, whose moves the
     # stream consumer copies to their own item (functions/archive)
     archive_hand: int | None = None
+    # who made the change this version records (a player id; None: the game itself), and
+    # "timeout" when the sweeper made it for that player: the notifier never notifies the
+    # player who caused a change of it (API.md "Notifications")
+    actor: str | None = None
+    cause: str | None = None
 
     @property
     def players(self) -> int:
@@ -157,6 +162,10 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
     if record.archive_hand is not None:
         item["archive"] = record.archive_hand
+    if record.actor is not None:
+        item["actor"] = record.actor
+    if record.cause is not None:
+        item["cause"] = record.cause
     return item
 
 
@@ -177,6 +186,8 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         deadline=int(item["deadline"]) if "deadline" in item else None,
         turn_player=item.get("turn_player"),
         archive_hand=int(item["archive"]) if "archive" in item else None,
+        actor=item.get("actor"),
+        cause=item.get("cause"),
     )
 
 

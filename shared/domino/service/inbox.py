@@ -1,0 +1,104 @@
+"""Notifications: what the table's stream turns into inbox items (and, through the channels,
+pushes and socket messages), and the player's reads of their inbox.
+
+Exactly once per (player, game, version, type), with no state but the table's: the inbox item's
+key is the dedupe (``InboxStore.add`` writes it once), and it is also the outbox: ``pushed``
+stays false until every channel has been sent it. A change delivered again (the stream retries a
+batch, or the function died after writing the inbox) finds the item: sent already, nothing
+happens; not sent yet, it is sent now. docs/decisions.md says how the window in which a push
+can repeat is bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domino.engine.errors import InvalidInput
+from domino.service.notices import notices
+from domino.service.ports import Channel, InboxStore
+from domino.service.texts import language_of, text
+from domino.service.values import Caller, Page
+from domino.store.inbox import NOTE_ID, Note
+from domino.store.records import Item, iso, record_from_image
+
+
+class Notifier:
+    """The stream's use case: a game item changed; tell the players it concerns."""
+
+    def __init__(self, inbox: InboxStore, channels: Sequence[Channel] = ()) -> None:
+        self.inbox = inbox
+        self.channels = channels
+
+    def on_change(self, old_image: Item | None, new_image: Item | None) -> int:
+        """Write (and send) what the change from ``old_image`` to ``new_image`` notifies;
+        returns how many notifications were new."""
+        new = record_from_image(new_image) if new_image else None
+        if new is None:
+            return 0
+        old = record_from_image(old_image) if old_image else None
+        written = 0
+        for notice in notices(old, new):
+            note = Note(
+                notice.player,
+                notice.type,
+                notice.game,
+                notice.version,
+                notice.at,
+                notice.preset,
+                notice.detail,
+            )
+            if self.inbox.add(note):
+                written += 1
+            elif not self.channels or self._sent(note):
+                continue  # delivered before: this is a redelivery
+            self.deliver(note)
+        return written
+
+    def _sent(self, note: Note) -> bool:
+        stored = self.inbox.get(note.player, note.id)
+        return stored is None or stored.pushed  # gone (expired): nothing to send either
+
+    def deliver(self, note: Note) -> None:
+        """Send ``note`` on every channel, then mark it sent (the outbox)."""
+        if not self.channels:
+            return
+        for channel in self.channels:
+            channel.send(note)
+        self.inbox.mark_pushed(note)
+
+
+class InboxQueries:
+    """The player's side: their notifications and what they have read."""
+
+    def __init__(self, inbox: InboxStore) -> None:
+        self.inbox = inbox
+
+    def page(self, caller: Caller, limit: int, cursor: str | None) -> tuple[Page, int]:
+        """A page of the caller's notifications, newest first, and how many are unread."""
+        notes, following = self.inbox.page(caller.player, limit, cursor)
+        until = self.inbox.read_until(caller.player)
+        language = language_of(caller.locale)
+        items = [note_view(n, until is not None and n.id <= until, language) for n in notes]
+        return Page(items, following), self.inbox.unread(caller.player, until)
+
+    def mark_read(self, caller: Caller, until: str) -> None:
+        """``until`` and every older notification are read."""
+        if not NOTE_ID.fullmatch(until) or self.inbox.get(caller.player, until) is None:
+            raise InvalidInput("until is not one of your notifications.")
+        self.inbox.mark_read(caller.player, until)
+
+
+def note_view(note: Note, read: bool, language: str) -> dict[str, Any]:
+    """A notification as API.md lists it."""
+    title, body = text(note.type, language, note.preset, note.detail)
+    return {
+        "id": note.id,
+        "type": note.type,
+        "game": note.game,
+        "version": note.version,
+        "created_at": iso(note.at),
+        "title": title,
+        "body": body,
+        "read": read,
+    }

@@ -1,0 +1,90 @@
+"""What a change tells whom: notifications derived from a game item's old and new images.
+
+API.md "Notifications": ``player_joined`` to the seated players already there; ``game_started``
+to the seated players when the deal is made; ``your_turn`` to the person whose turn it now is;
+``hand_over`` to the seated players when a hand ends and the match goes on, ``game_over`` (not
+``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for. Nobody is
+told of what they did themselves (the answer to their request told them). A seated player is a
+person playing a seat: one who left during play (a bot plays for them) hears nothing more.
+
+Pure: the same images give the same notices, in a fixed order, whatever delivers them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from domino.engine import decode
+from domino.store.records import GameRecord
+
+NoticeType = Literal[
+    "player_joined", "game_started", "your_turn", "hand_over", "game_over", "reminder", "timeout"
+]
+NOTICE_TYPES: tuple[NoticeType, ...] = (
+    "player_joined",
+    "game_started",
+    "your_turn",
+    "hand_over",
+    "game_over",
+    "reminder",
+    "timeout",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One notification: ``player`` is told ``type`` about ``game`` at ``version`` (the change's
+    time ``at``); ``detail`` is what its text says beyond that (a name, a hand number)."""
+
+    player: str
+    type: NoticeType
+    game: str
+    version: int
+    at: int
+    preset: str
+    detail: str | None = None
+
+
+def seated(record: GameRecord) -> list[str]:
+    """The people playing a seat, in seat order."""
+    return [s.player for s in record.seats if s.player is not None and s.bot is None]
+
+
+def _hand_number(record: GameRecord) -> int:
+    return decode(record.state).hand_number if record.state else 0
+
+
+def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
+    """The notifications the change from ``old`` to ``new`` sends (none for a creation: only the
+    creator is there, and they made it)."""
+    if old is None or new.version <= old.version:
+        return []  # a creation, or a write that is no change of the game (a redelivery)
+    actor = new.actor
+
+    def notice(player: str, kind: NoticeType, detail: str | None = None) -> Notice:
+        return Notice(player, kind, new.id, new.version, new.updated_at, new.preset, detail)
+
+    found: list[Notice] = []
+    before, now = seated(old), seated(new)
+    others = [p for p in now if p != actor]
+    for joined in (p for p in now if p not in before):
+        name = next(s.name for s in new.seats if s.player == joined)
+        found += [notice(p, "player_joined", name) for p in others if p != joined]
+    if old.status == "waiting" and new.status == "playing":
+        found += [notice(p, "game_started") for p in others]
+    if new.cause == "timeout" and actor is not None:
+        found.append(notice(actor, "timeout"))
+    old_hand, new_hand = _hand_number(old), _hand_number(new)
+    if old.status == "playing" and new.status == "finished":
+        found += [notice(p, "game_over") for p in others]
+    elif old.status == "playing" and new_hand > old_hand:
+        found += [notice(p, "hand_over", str(new_hand - 1)) for p in others]
+    on_turn = new.turn_player if new.status == "playing" else None
+    if (
+        on_turn is not None
+        and on_turn != actor
+        and (on_turn != old.turn_player or new_hand != old_hand or old.status != "playing")
+    ):
+        found.append(notice(on_turn, "your_turn"))
+    return found

@@ -1,0 +1,62 @@
+"""What a notification says, in Spanish (the default) and English.
+
+A text names the game by its preset's name and, for ``player_joined``, the joiner's display name;
+never a tile (API.md: nothing hidden leaves the server, and no text needs a tile).
+"""
+
+from __future__ import annotations
+
+from domino.engine import PRESETS
+
+Language = str  # "es" | "en"
+LANGUAGES = ("es", "en")
+DEFAULT_LANGUAGE = "es"
+
+#: type -> language -> (title, body); {game}, {name} and {hand} are filled in
+TEXTS: dict[str, dict[str, tuple[str, str]]] = {
+    "player_joined": {
+        "es": ("Nuevo jugador", "{name} se ha sentado en tu partida de {game}."),
+        "en": ("New player", "{name} has joined your {game} game."),
+    },
+    "game_started": {
+        "es": ("Empieza la partida", "Tu partida de {game} ha empezado."),
+        "en": ("Game on", "Your {game} game has started."),
+    },
+    "your_turn": {
+        "es": ("Te toca", "Es tu turno en la partida de {game}."),
+        "en": ("Your turn", "It is your turn in your {game} game."),
+    },
+    "hand_over": {
+        "es": ("Mano terminada", "Ha terminado la mano {hand} de tu partida de {game}."),
+        "en": ("Hand over", "Hand {hand} of your {game} game is over."),
+    },
+    "game_over": {
+        "es": ("Partida terminada", "Tu partida de {game} ha terminado."),
+        "en": ("Game over", "Your {game} game is over."),
+    },
+    "reminder": {
+        "es": ("Se acaba tu tiempo", "Te queda poco tiempo para jugar en tu partida de {game}."),
+        "en": ("Time is running out", "Your turn in your {game} game is about to time out."),
+    },
+    "timeout": {
+        "es": ("Se acabó tu tiempo", "Se jugó por ti en tu partida de {game}."),
+        "en": ("Time is up", "Your turn in your {game} game timed out and was played for you."),
+    },
+}
+
+
+def language_of(locale: str | None) -> Language:
+    """``es-MX`` → ``es``, ``en_GB`` → ``en``; anything else is the default, Spanish."""
+    if locale:
+        primary = locale.replace("_", "-").split("-")[0].strip().lower()
+        if primary in LANGUAGES:
+            return primary
+    return DEFAULT_LANGUAGE
+
+
+def text(kind: str, language: Language, preset: str, detail: str | None) -> tuple[str, str]:
+    """The title and body of a notification of ``kind``."""
+    title, body = TEXTS[kind][language if language in LANGUAGES else DEFAULT_LANGUAGE]
+    found = PRESETS.get(preset)
+    game = found.name if found else preset
+    return title, body.format(game=game, name=detail or "", hand=detail or "")

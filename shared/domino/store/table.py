@@ -1,0 +1,56 @@
+"""The one DynamoDB table (single-table design) and the plumbing every store shares: one
+low-level client, throttling turned into ``Unavailable``, paged queries, capacity tracking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from domino.store.errors import Unavailable, throttled
+from domino.store.records import Item
+
+
+class Table:
+    """The game table on one low-level client (thread-safe). ``track_capacity`` asks DynamoDB
+    for the capacity each request consumed and keeps it in ``consumed`` (for the benchmarks)."""
+
+    def __init__(
+        self, name: str, *, endpoint_url: str | None = None, track_capacity: bool = False
+    ) -> None:
+        config = Config(
+            retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+        )
+        session = boto3.session.Session()
+        self.client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
+        self.name = name
+        self.consumed: list[dict[str, Any]] = []
+        self.track_capacity = track_capacity
+
+    def call(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
+        """``fn`` (a client method) with ``kwargs``; ``Unavailable`` when DynamoDB is busy."""
+        if self.track_capacity:
+            kwargs["ReturnConsumedCapacity"] = "TOTAL"
+        try:
+            response = fn(**kwargs)
+        except ClientError as err:
+            if throttled(err):
+                raise Unavailable() from err
+            raise
+        if self.track_capacity:
+            capacity = response.get("ConsumedCapacity")
+            if capacity:
+                self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
+        return response
+
+    def query(self, **kwargs: Any) -> Iterator[Item]:
+        """Every item a Query matches, page after page, read as they are consumed."""
+        while True:
+            response = self.call(self.client.query, **kwargs)
+            yield from response.get("Items", [])
+            if "LastEvaluatedKey" not in response:
+                return
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]

@@ -1,0 +1,47 @@
+"""Notifications over HTTP on the local runtime: its stream pump feeds functions/notify as
+Lambda's event source would, and players read their inboxes with GET /me/notifications."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.conftest import Runtime
+
+pytestmark = pytest.mark.e2e
+
+
+def wait_for(rt: Runtime, token: str, count: int, within: float = 10) -> dict[str, Any]:
+    """The inbox once it holds ``count`` notifications (the stream pump polls every 0.1 s)."""
+    deadline = time.monotonic() + within
+    while True:
+        status, _, body = rt.request("GET", "/me/notifications?limit=100", token=token)
+        assert status == 200, body
+        if len(body["notifications"]) >= count or time.monotonic() > deadline:
+            return dict(body)
+        time.sleep(0.1)
+
+
+def test_a_join_reaches_the_creators_inbox(runtime: Runtime) -> None:
+    suffix = uuid.uuid4().hex[:8]
+    ana, ben = runtime.token(f"ana{suffix}", "Ana"), runtime.token(f"ben{suffix}", "Ben")
+    status, _, game = runtime.request(
+        "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=ana
+    )
+    assert status == 201, game
+    status, _, _ = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
+    assert status == 200
+    inbox = wait_for(runtime, ana, 2)
+    kinds = {(n["type"], n["game"], n["version"]) for n in inbox["notifications"]}
+    assert {("player_joined", game["id"], 2), ("game_started", game["id"], 2)} <= kinds
+    assert inbox["unread"] >= 2
+    joined = next(n for n in inbox["notifications"] if n["type"] == "player_joined")
+    assert joined["body"] == "Ben se ha sentado en tu partida de Dominó para dos jugadores."
+    status, _, raw = runtime.request(
+        "POST", "/me/notifications/read", {"until": inbox["notifications"][0]["id"]}, token=ana
+    )
+    assert (status, raw) == (204, None)
+    assert wait_for(runtime, ana, 0)["unread"] == 0

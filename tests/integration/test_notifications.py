@@ -1,0 +1,128 @@
+"""Notifications through the handlers on DynamoDB Local: the table's stream feeds
+functions/notify, players read their inbox with GET /me/notifications and mark it read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged
+from tests.integration.table import OUTSIDER
+
+pytestmark = pytest.mark.ddb
+
+
+def inbox(api: Api, player: str, query: str = "") -> dict[str, Any]:
+    reply = api.call("GET", f"/me/notifications{query}", player=player)
+    return dict(reply.ok())
+
+
+def everything(api: Api, player: str) -> list[dict[str, Any]]:
+    """Every notification of ``player``, page after page (newest first)."""
+    found: list[dict[str, Any]] = []
+    page = inbox(api, player, "?limit=3")
+    while True:
+        found += page["notifications"]
+        if not page["next"]:
+            return found
+        page = inbox(api, player, f"?limit=3&cursor={page['next']}")
+
+
+def play_out(api: Api, game: str, players: list[str]) -> None:
+    while True:
+        view = api.get(game, OUTSIDER).ok()
+        if view["status"] != "playing":
+            return
+        player = players[view["turn"]]
+        you = api.get(game, player).ok()["you"]
+        if you["legal"]:
+            api.play(game, player, you["legal"][0]["tile"], you["legal"][0]["end"]).ok()
+        elif you["can_draw"]:
+            api.draw(game, player).ok()
+        else:
+            api.pass_(game, player).ok()
+
+
+def test_a_match_notifies_each_player_once_per_change(api: Api, privileged: Privileged) -> None:
+    game = api.create("nia", preset="dos-jugadores", players=2, deal=DOS_DEAL, seed=21)
+    game_id = game.ok(201)["id"]
+    api.join(game_id, "teo").ok()  # teo holds 6-6 and leads
+    api.drain()
+    assert [(n["type"], n["version"]) for n in everything(api, "nia")] == [
+        ("player_joined", 2),
+        ("game_started", 2),
+    ]
+    assert everything(api, "teo") == []
+    api.play(game_id, "teo", "6-6").ok()
+    api.drain()
+    newest = inbox(api, "nia")["notifications"][0]
+    assert (newest["type"], newest["version"], newest["game"]) == ("your_turn", 3, game_id)
+    assert newest["title"] == "Te toca" and not newest["read"]
+    play_out(api, game_id, ["nia", "teo"])
+    api.drain()
+    api.drain()  # nothing new the second time
+    final = api.get(game_id, OUTSIDER).ok()
+    for player in ("nia", "teo"):
+        notes = everything(api, player)
+        keys = [(n["game"], n["version"], n["type"]) for n in notes]
+        assert len(keys) == len(set(keys)), player  # never twice
+        assert [n["version"] for n in notes] == sorted((n["version"] for n in notes), reverse=True)
+        privileged.assert_hides(game_id, None, notes)  # no tile in any text
+        assert Counter(n["type"] for n in notes)["your_turn"] > 0
+    told_over = [
+        p for p in ("nia", "teo") if any(n["type"] == "game_over" for n in everything(api, p))
+    ]
+    assert len(told_over) == 1  # the player who ended the match was told by the answer
+    assert all(n["version"] <= final["version"] for n in everything(api, "nia"))
+
+
+def test_unread_and_read(api: Api) -> None:
+    game = api.create("ona", preset="clasico", players=3, seed=5).ok(201)["id"]
+    api.join(game, "pau").ok()
+    api.join(game, "quim").ok()
+    api.drain()
+    first = inbox(api, "ona")
+    assert first["unread"] == len(first["notifications"]) >= 3
+    newest = first["notifications"][0]["id"]
+    reply = api.call("POST", "/me/notifications/read", {"until": newest}, player="ona")
+    assert (reply.status, reply.raw) == (204, "")
+    after = inbox(api, "ona")
+    assert after["unread"] == 0 and all(n["read"] for n in after["notifications"])
+    oldest = first["notifications"][-1]["id"]
+    api.call("POST", "/me/notifications/read", {"until": oldest}, player="ona")  # never back
+    assert inbox(api, "ona")["unread"] == 0
+
+
+def test_texts_follow_the_tokens_locale(api: Api) -> None:
+    game = api.create("rut", preset="dos-jugadores", players=2, seed=8).ok(201)["id"]
+    api.join(game, "sam").ok()
+    api.drain()
+    english = api.call("GET", "/me/notifications", player="rut", locale="en-GB").ok()
+    titles = {n["title"] for n in english["notifications"]}
+    assert titles and titles <= {"New player", "Game on", "Your turn"}
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"until": "2026-01-01T00:00:00Z#nosuchgame1#0000000001#your_turn"}, 400),
+        ({"until": "../../etc/passwd"}, 400),
+        ({"until": "x" * 121}, 400),
+        ({}, 400),
+        ("[]", 400),
+        ("[" * 1000 + "]" * 1000, 400),
+    ],
+)
+def test_read_refusals(api: Api, body: Any, status: int) -> None:
+    reply = api.call("POST", "/me/notifications/read", body, player="ona")
+    assert (reply.status, reply.code) == (status, "invalid_request"), reply.body
+
+
+def test_the_inbox_needs_a_caller(api: Api) -> None:
+    assert api.call("GET", "/me/notifications", player=NO_CLAIMS).code == "unauthorized"
+    reply = api.call("POST", "/me/notifications/read", {"until": "x"}, player=NO_CLAIMS)
+    assert reply.code == "unauthorized"
+    for query in ("?limit=0", "?limit=101", "?cursor=bm90IGpzb24"):
+        assert api.call("GET", f"/me/notifications{query}", player="ona").status == 400
