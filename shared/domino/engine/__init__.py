@@ -6,7 +6,21 @@ See docs/engine.md and RULES.md (the spec this implements).
 
 from .bots import LEVELS, choose_move
 from .encoding import decode, encode
-from .errors import EngineError, IllegalMove, InvalidInput
+from .errors import (
+    CannotDraw,
+    CannotPass,
+    DominoError,
+    EndRequired,
+    EngineError,
+    GameNotInProgress,
+    IllegalMove,
+    InvalidInput,
+    MustLeadOpeningTile,
+    MustPlay,
+    NotYourTurn,
+    TileDoesNotMatch,
+    TileNotInHand,
+)
 from .match import ARM_NAMES, ApplyResult, Match, redact_move, validate_move
 from .moves import DRAW, PASS, Draw, Move, Pass, Play
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
@@ -19,17 +33,27 @@ __all__ = [
     "PASS",
     "PRESETS",
     "ApplyResult",
+    "CannotDraw",
+    "CannotPass",
+    "DominoError",
     "Draw",
+    "EndRequired",
     "EngineError",
+    "GameNotInProgress",
     "IllegalMove",
     "InvalidInput",
     "Match",
     "Move",
+    "MustLeadOpeningTile",
+    "MustPlay",
+    "NotYourTurn",
     "Pass",
     "Play",
     "Preset",
     "Ruleset",
     "Tile",
+    "TileDoesNotMatch",
+    "TileNotInHand",
     "choose_move",
     "decode",
     "encode",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import IllegalMove, InvalidInput
+from .errors import GameNotInProgress, InvalidInput, NotYourTurn
 from .match import ARM_INDEX, Match
 from .moves import DRAW, PASS, Move, Play
 from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, parse_tile, set_size
@@ -32,9 +32,9 @@ def choose_move(match: Match, seat: int, level: str, seed: int | None = None) ->
     if level not in LEVELS:
         raise InvalidInput(f"bot_level must be one of: {', '.join(LEVELS)}")
     if match.status != "playing":
-        raise IllegalMove("game_not_in_progress", "The game is not in progress.")
+        raise GameNotInProgress("The game is not in progress.")
     if match.turn != seat:
-        raise IllegalMove("not_your_turn", f"It is seat {match.turn}'s turn.")
+        raise NotYourTurn(f"It is seat {match.turn}'s turn.")
     view = match.view(seat)
     you = view["you"]
     top = match.rules.set

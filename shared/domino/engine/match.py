@@ -41,7 +41,18 @@ from collections.abc import Callable
 from operator import add, getitem, itemgetter
 from typing import Any
 
-from .errors import IllegalMove, InvalidInput
+from .errors import (
+    CannotDraw,
+    CannotPass,
+    EndRequired,
+    GameNotInProgress,
+    InvalidInput,
+    MustLeadOpeningTile,
+    MustPlay,
+    NotYourTurn,
+    TileDoesNotMatch,
+    TileNotInHand,
+)
 from .moves import DRAW, PASS, Draw, Move, Pass, Play
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
@@ -718,9 +729,9 @@ class Match:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise InvalidInput("no such seat")
         if self.status != "playing":
-            raise IllegalMove("game_not_in_progress", "The game is not in progress.")
+            raise GameNotInProgress("The game is not in progress.")
         if seat != self.turn:
-            raise IllegalMove("not_your_turn", f"It is seat {self.turn}'s turn.")
+            raise NotYourTurn(f"It is seat {self.turn}'s turn.")
 
     def _apply(self, seat: int, move: Move, at: int, code_shift: int) -> ApplyResult:
         validate_move(self.rules, move)
@@ -730,12 +741,10 @@ class Match:
             tid = move.tile.id
             hand = self.hands[seat]
             if not hand >> tid & 1:
-                raise IllegalMove("tile_not_in_hand", "That tile is not in your hand.")
+                raise TileNotInHand("That tile is not in your hand.")
             if not self.open_arms:  # the first tile
                 if self.forced >= 0 and tid != self.forced:
-                    raise IllegalMove(
-                        "must_lead_opening_tile", "You must lead the tile that made you the opener."
-                    )
+                    raise MustLeadOpeningTile("You must lead the tile that made you the opener.")
                 arm = -1
             else:
                 arm = self._arm_for(tid, move.end)
@@ -751,9 +760,9 @@ class Match:
             return self._plain
         if isinstance(move, Draw):
             if self._can_play(seat):
-                raise IllegalMove("must_play", "You hold a playable tile: you must play.")
+                raise MustPlay("You hold a playable tile: you must play.")
             if self.drawable() <= 0:
-                raise IllegalMove("cannot_draw", "There is nothing you may draw.")
+                raise CannotDraw("There is nothing you may draw.")
             tid = self.boneyard.pop()
             self.hands[seat] |= 1 << tid
             self.passes = 0
@@ -763,7 +772,7 @@ class Match:
             return ApplyResult(TILES[tid], False, False, hand_number)
         # pass
         if self._can_play(seat) or self.drawable() > 0:
-            raise IllegalMove("cannot_pass", "You can play or draw: you may not pass.")
+            raise CannotPass("You can play or draw: you may not pass.")
         self.log.append((PASS_ + code_shift, seat, -1, -1, at))
         self.passes += 1
         if self.passes >= self.players:
@@ -778,13 +787,13 @@ class Match:
         if end is not None:
             arm = ARM_INDEX[self.rules.layout][end]
             if arm not in self.open_arms or ends[arm] not in (a, b):
-                raise IllegalMove("tile_does_not_match", "That tile does not fit that end.")
+                raise TileDoesNotMatch("That tile does not fit that end.")
             return arm
         fits = [arm for arm in self.open_arms if ends[arm] == a or ends[arm] == b]
         if not fits:
-            raise IllegalMove("tile_does_not_match", "That tile fits no open end.")
+            raise TileDoesNotMatch("That tile fits no open end.")
         if len(fits) > 1:
-            raise IllegalMove("end_required", "That tile fits more than one end: name the end.")
+            raise EndRequired("That tile fits more than one end: name the end.")
         return fits[0]
 
     def _place(self, tid: int, seat: int, arm: int) -> None:
@@ -878,7 +887,7 @@ class Match:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise InvalidInput("no such seat")
         if self.status != "playing":
-            raise IllegalMove("game_not_in_progress", "The game is not in progress.")
+            raise GameNotInProgress("The game is not in progress.")
         if seat in self.forfeits:
             return
         self.forfeits.append(seat)
