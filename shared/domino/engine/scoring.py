@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .rules import Ruleset
+from .rules import BlockScoring, OutScoring, Ruleset
 
 
 def side_of(rules: Ruleset, seat: int) -> int:
@@ -90,6 +90,7 @@ def score_hand(
     """Score one hand. ``order`` is the play order from the hand's opener."""
     n = len(pips)
     win_seat: int
+    mode: OutScoring | BlockScoring
     if reason == "domino":
         assert out_seat is not None
         win_seat = out_seat
