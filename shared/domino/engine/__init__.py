@@ -21,14 +21,19 @@ from .errors import (
     TileDoesNotMatch,
     TileNotInHand,
 )
-from .match import ARM_NAMES, ApplyResult, Match, redact_move, validate_move
+from .layouts import ARM_NAMES, LAYOUTS, Layout
+from .match import ApplyResult, Match, validate_move
+from .movelog import LogCode, MoveRecord, redact_move
 from .moves import DRAW, PASS, Draw, Move, Pass, Play
+from .outcome import HandEnd, HandResult
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
 from .tiles import Tile, full_set, parse_tile
+from .views import MatchView
 
 __all__ = [
     "ARM_NAMES",
     "DRAW",
+    "LAYOUTS",
     "LEVELS",
     "PASS",
     "PRESETS",
@@ -40,10 +45,16 @@ __all__ = [
     "EndRequired",
     "EngineError",
     "GameNotInProgress",
+    "HandEnd",
+    "HandResult",
     "IllegalMove",
     "InvalidInput",
+    "Layout",
+    "LogCode",
     "Match",
+    "MatchView",
     "Move",
+    "MoveRecord",
     "MustLeadOpeningTile",
     "MustPlay",
     "NotYourTurn",
