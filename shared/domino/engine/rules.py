@@ -12,9 +12,10 @@ opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seat
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from .errors import InvalidInput
+from .layouts import LAYOUTS
 from .tiles import SETS, set_size
 
 # The choice fields' values, in the order the encoding numbers them (never reorder: the index is
@@ -64,6 +65,31 @@ CHOICES: dict[str, tuple[str | None, ...]] = {
 }
 
 
+class RulesJson(TypedDict):
+    """``Ruleset.to_json()``: the game view's ``rules`` object."""
+
+    set: int
+    players: int
+    hand_size: int
+    reserve: int
+    draw: DrawRule
+    direction: Direction
+    opening: Opening
+    no_double: NoDouble
+    next_round: NextRound
+    layout: LayoutName
+    teams: Teams | None
+    out_scoring: OutScoring
+    block_scoring: BlockScoring
+    block_winner: BlockWinner
+    tie: Tie
+    match: MatchKind
+    target: int | None
+    rounds: int | None
+    unit: Unit
+    stake: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The resolved rules of one game (``hand_size``/``reserve`` for its ``players``)."""
@@ -101,9 +127,30 @@ class Ruleset:
     def penalty(self) -> bool:
         return self.out_scoring == "penalty"
 
-    def to_json(self) -> dict[str, Any]:
-        """The game view's ``rules`` object (plain numbers)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_json(self) -> RulesJson:
+        """The game view's ``rules`` object (plain numbers), fields in declaration order."""
+        return {
+            "set": self.set,
+            "players": self.players,
+            "hand_size": self.hand_size,
+            "reserve": self.reserve,
+            "draw": self.draw,
+            "direction": self.direction,
+            "opening": self.opening,
+            "no_double": self.no_double,
+            "next_round": self.next_round,
+            "layout": self.layout,
+            "teams": self.teams,
+            "out_scoring": self.out_scoring,
+            "block_scoring": self.block_scoring,
+            "block_winner": self.block_winner,
+            "tie": self.tie,
+            "match": self.match,
+            "target": self.target,
+            "rounds": self.rounds,
+            "unit": self.unit,
+            "stake": self.stake,
+        }
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
@@ -427,7 +474,8 @@ def check_rules(r: Ruleset) -> None:
         )
     if r.teams == "pairs" and n != 4:
         raise InvalidInput("pairs are played by exactly 4 players")
-    if r.layout in ("cross", "star"):
+    layout = LAYOUTS.get(r.layout)
+    if layout is not None and layout.opens_with_double:
         if r.opening == "lot":
             raise InvalidInput(f"a {r.layout} opens with a double: opening 'lot' is not possible")
         if r.next_round == "previous_winner":
@@ -461,6 +509,7 @@ __all__ = [
     "Opening",
     "OutScoring",
     "Preset",
+    "RulesJson",
     "Ruleset",
     "Teams",
     "Tie",
