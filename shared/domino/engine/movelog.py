@@ -16,8 +16,6 @@ play), and the caller's time. A record is the API's move object::
 ``seat: null``. A drawn tile is in the record for its drawer only (``redact_move``).
 """
 
-from __future__ import annotations
-
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar, cast
 
@@ -125,7 +123,7 @@ def record(entry: Entry, n: int, hand_number: int, names: tuple[str, ...]) -> Mo
     return cast(MoveRecord, rec)
 
 
-def held(m: Match) -> list[MoveRecord]:
+def held(m: "Match") -> list[MoveRecord]:
     """Every move the match holds (the previous hand's, then the current hand's), full."""
     names = m.layout.names
     n = m.first_held_n
@@ -140,12 +138,12 @@ def held(m: Match) -> list[MoveRecord]:
     return out
 
 
-def moves(m: Match, viewer: int | None, after: int = 0) -> list[MoveRecord]:
+def moves(m: "Match", viewer: int | None, after: int = 0) -> list[MoveRecord]:
     """Held moves numbered above ``after`` as ``viewer`` may see them (None: the public)."""
     return [redact_move(rec, viewer) for rec in held(m) if rec["n"] > after]
 
 
-def previous_hand_moves(m: Match) -> list[MoveRecord]:
+def previous_hand_moves(m: "Match") -> list[MoveRecord]:
     """Full records (drawn tiles included) of the previous hand, for the caller's archive."""
     return held(m)[: len(m.prev_log)]
 

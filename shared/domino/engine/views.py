@@ -8,8 +8,6 @@ Hidden information stays hidden: another seat's hand, the boneyard's order and t
 in a view; every hand is revealed in ``last_hand`` once the hand is over.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from .errors import InvalidInput
@@ -106,7 +104,7 @@ _REASON: dict[HandEnd, Literal["domino", "closed"]] = {
 }
 
 
-def last_hand(m: Match) -> LastHandView | None:
+def last_hand(m: "Match") -> LastHandView | None:
     """The last finished hand (every hand revealed), or None before the first one ends."""
     ended = m._ended
     if ended is None:
@@ -131,12 +129,12 @@ def last_hand(m: Match) -> LastHandView | None:
     return out
 
 
-def result(m: Match) -> LastHandView | None:
+def result(m: "Match") -> LastHandView | None:
     """The match result (the final ``last_hand``), or None while the match goes on."""
     return last_hand(m) if m.status == "finished" else None
 
 
-def board_view(m: Match) -> BoardView:
+def board_view(m: "Match") -> BoardView:
     """The board's tiles in play order and its open ends."""
     layout = m.layout
     names = layout.names
@@ -151,12 +149,12 @@ def board_view(m: Match) -> BoardView:
     return {"tiles": tiles, "ends": ends}
 
 
-def legal_json(m: Match) -> list[PlayJson]:
+def legal_json(m: "Match") -> list[PlayJson]:
     """The legal plays of the seat on turn, as ``{"tile", "end"}`` objects."""
     return [p.to_json() for p in m.legal_moves()]
 
 
-def view(m: Match, seat: int | None) -> MatchView:
+def view(m: "Match", seat: int | None) -> MatchView:
     """The engine's part of the game view for ``seat`` (None: the public view, no ``you``)."""
     r = m.rules
     playing = m.status == "playing"
