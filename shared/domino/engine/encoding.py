@@ -29,7 +29,6 @@ _CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES)
 #: how a hand ended, as its bit: 0 dominó, 1 closed
 _END_BIT = {HandEnd.DOMINO: 0, HandEnd.CLOSED: 1}
 _END_OF_BIT = (HandEnd.DOMINO, HandEnd.CLOSED)
-_N_CODES = len(BY_VALUE)
 
 
 class _Writer:
@@ -290,10 +289,7 @@ def _decode(body: bytes) -> Match:
     for _ in range(2):
         log: list[Entry] = []
         for _ in range(rd.uvar()):
-            value = rd.get(4)
-            if value >= _N_CODES:
-                raise InvalidInput("corrupt game state")
-            code = BY_VALUE[value]
+            code = BY_VALUE[rd.get(4)]  # no such code: IndexError, "corrupt game state"
             seat = rd.get(sw) if code in SEATED else -1
             tid = arm = -1
             if code in PLAY_CODES:

@@ -37,8 +37,8 @@ class Layout:
     name: ClassVar[LayoutName]
     #: the end names, by arm (``end`` of a play, of a board tile, of a board end)
     names: ClassVar[tuple[str, ...]]
-    #: whether every arm is open from the first tile on and growing an arm only changes the
-    #: number it shows (no arm bookkeeping): the hot path then does it inline
+    #: two arms, both open from the first tile on, and growing an arm only changes the number
+    #: it shows (no arm bookkeeping): the match's hot path then does it inline
     simple: ClassVar[bool] = False
     #: whether the first tile must be a double (it opens more than two arms)
     opens_with_double: ClassVar[bool] = True

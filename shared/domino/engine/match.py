@@ -42,7 +42,7 @@ from .errors import (
 )
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
 from .layouts import ARM_NAMES, LAYOUTS, Layout
-from .movelog import KIND, OWN, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
+from .movelog import OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
 from .moves import DRAW, PASS, Draw, Move, Pass, Play, PlayJson
 from .outcome import HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
@@ -130,11 +130,11 @@ class Match:
         "_info",
         "_keep",
         "_layout",
-        "_line",
         "_nxt",
         "_orders",
         "_plain",
         "_plays",
+        "_simple",
         "_step",
         "arm_len",
         "boneyard",
@@ -195,7 +195,7 @@ class Match:
     _cache: LegalCache
     _plain: ApplyResult
     _layout: Layout
-    _line: bool
+    _simple: bool
     _grow: Grow
     _keep: int
     _orders: tuple[tuple[int, ...], ...]
@@ -261,7 +261,7 @@ class Match:
             m._step,
             m._nxt,
             layout,
-            m._line,
+            m._simple,
             m._grow,
             m._keep,
             m._orders,
@@ -356,7 +356,7 @@ class Match:
             return True
         hand = self.hands[seat]
         ends = self.ends
-        if self._line:
+        if self._simple:
             return bool(hand & (SUIT[ends[0]] | SUIT[ends[1]]))
         for a in open_arms:  # noqa: SIM110 (a plain loop is faster than any())
             if hand & SUIT[ends[a]]:
@@ -381,7 +381,7 @@ class Match:
                 return [plays[self.forced][0]]
             return [plays[t][0] for t in bits(hand)]
         ends = self.ends
-        if self._line:
+        if self._simple:
             m = hand & SUIT[ends[0]]
             m1 = hand & SUIT[ends[1]]
             try:  # a subscript is quicker than .get(); a miss (KeyError) fills the cache
@@ -448,7 +448,7 @@ class Match:
                     if not hand & SUIT[e] & b:  # not in hand or not matching: the full checks
                         return self._apply(seat, move, at, OWN)
                     self.log.append((_PLAY, seat, tid, arm, at))
-                    if self._line:
+                    if self._simple:
                         ends[arm] = pips - e
                     else:
                         self.open_arms = self._grow(ends, self.arm_len, arm, pips - e)
@@ -476,7 +476,7 @@ class Match:
                 and len(self.boneyard) <= self._keep
                 and not (
                     self.hands[seat] & (SUIT[self.ends[0]] | SUIT[self.ends[1]])
-                    if self._line and self.open_arms
+                    if self._simple and self.open_arms
                     else self._can_play(seat)
                 )
             ):
@@ -570,6 +570,8 @@ class Match:
         ends = self.ends
         if arm < 0:
             self.open_arms = self._layout.open_first(ends, tid)
+        elif self._simple:  # a simple layout's arms stay open: only the end changes
+            ends[arm] = PIPS[tid] - ends[arm]
         else:
             self.open_arms = self._grow(ends, self.arm_len, arm, PIPS[tid] - ends[arm])
 
@@ -672,7 +674,7 @@ class Match:
     def board(self) -> list[tuple[int, int, int]]:
         """The tiles laid this hand in play order, as (tile id, seat, arm) (-1: the first tile):
         the plays of the current hand's log."""
-        return [(tid, seat, arm) for code, seat, tid, arm, _ in self.log if KIND.get(code) == 0]
+        return [(tid, seat, arm) for code, seat, tid, arm, _ in self.log if code in PLAY_CODES]
 
     def last_hand(self) -> LastHandView | None:
         """The last finished hand (every hand revealed), or None before the first one ends."""
@@ -693,7 +695,7 @@ class Match:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The engine's part of the game view for ``seat`` (None: the public view, no ``you``):
         ``views.view``, a ``views.MatchView``, typed as a plain dict for callers that edit it."""
-        return cast(dict[str, Any], views.view(self, seat))
+        return cast("dict[str, Any]", views.view(self, seat))
 
     def hand_of(self, seat: int) -> list[Tile]:
         """``seat``'s tiles (for that seat, its bot, or tests)."""
@@ -704,7 +706,7 @@ class Match:
     def moves(self, viewer: int | None, after: int = 0) -> list[dict[str, Any]]:
         """Held moves numbered above ``after`` as ``viewer`` may see them (API move objects):
         ``movelog.moves``, ``movelog.MoveRecord`` dicts typed as plain dicts."""
-        return cast(list[dict[str, Any]], movelog.moves(self, viewer, after))
+        return cast("list[dict[str, Any]]", movelog.moves(self, viewer, after))
 
     @property
     def next_n(self) -> int:
@@ -714,7 +716,7 @@ class Match:
     @property
     def previous_hand_moves(self) -> list[dict[str, Any]]:
         """Full records (drawn tiles included) of the previous hand, for the caller's archive."""
-        return cast(list[dict[str, Any]], movelog.previous_hand_moves(self))
+        return cast("list[dict[str, Any]]", movelog.previous_hand_moves(self))
 
     # ------------------------------------------------------------------ misc
 
