@@ -5,16 +5,16 @@
   arm that ``legal_moves`` hands out, the table ``apply`` recognises them by (``id(move)`` -> tile,
   arm, bit, pips; the ``DRAW`` and ``PASS`` singletons -> None), and the legal-move cache (per arm:
   the tiles of one suit a hand holds -> their Play objects on that arm, bounded).
-- Per ruleset (``kit_of``): those tables, the seat order, the tiles never drawn, the layout and
-  how its arms grow, and for the deal: the set size, the slices of a shuffled set that make the
-  hands, the tiles dealt, the doubles that make a seat opener (best first). The last Ruleset
-  object's kit is reused by identity.
+- Per ruleset (``kit_of``, a ``Kit``): those tables, the seat order, the tiles never drawn, the
+  layout and how its arms grow, and for the deal: the set size, the slices of a shuffled set that
+  make the hands, the tiles dealt, the doubles that make a seat opener (best first). The last
+  Ruleset object's kit is reused by identity.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from .deal import WANTED
 from .layouts import LAYOUTS, Layout
@@ -88,39 +88,29 @@ def legal_plays(cache: LegalCache, plays: Plays, m: int, arm: int) -> tuple[Play
     return got
 
 
-class Dealing(NamedTuple):
-    """What the deal needs of a ruleset."""
+#: what the deal needs of a ruleset: the tiles in the set, the slices of a shuffled set that make
+#: each seat's hand, the tiles dealt to the hands, the doubles that make a seat opener (best first)
+Dealing = tuple[int, tuple[slice, ...], int, tuple[int, ...]]
 
-    #: tiles in the set
-    total: int
-    #: the slices of a shuffled set that make each seat's hand
-    slices: tuple[slice, ...]
-    #: tiles dealt to the hands
-    dealt: int
-    #: the doubles that make a seat opener, best first
-    wanted: tuple[int, ...]
-
-
-class Kit(NamedTuple):
-    """What a ruleset fixes for the hot path (``Match._blank`` unpacks it)."""
-
-    plays: Plays
-    info: dict[int, PlayInfo | None]
-    cache: LegalCache
-    #: 1 (clockwise) or n - 1: the next seat is ``(seat + step) % n``
-    step: int
-    #: the next seat of each seat
-    nxt: tuple[int, ...]
-    layout: Layout
-    #: ``layout.simple``
-    simple: bool
-    #: ``layout.grow``
-    grow: Grow
-    #: tiles of the boneyard that are never drawn (all of them under ``draw: none``)
-    keep: int
-    #: the play order from each seat
-    orders: tuple[tuple[int, ...], ...]
-    dealing: Dealing
+#: what a ruleset fixes for the hot path (``Match._blank`` unpacks it; plain tuples, as a
+#: NamedTuple unpacks element by element): the Play objects, the table ``apply`` recognises
+#: them by, the legal-move cache, the step to the next seat (1 clockwise, n - 1 the other way),
+#: the next seat of each seat, the layout, its ``simple`` flag and its ``grow``, the tiles of the
+#: boneyard never drawn (all of them under ``draw: none``), the play order from each seat, and
+#: the ``Dealing``
+Kit = tuple[
+    Plays,
+    dict[int, PlayInfo | None],
+    LegalCache,
+    int,
+    tuple[int, ...],
+    Layout,
+    bool,
+    Grow,
+    int,
+    tuple[tuple[int, ...], ...],
+    Dealing,
+]
 
 
 def make_kit(rules: Ruleset) -> Kit:
@@ -129,7 +119,7 @@ def make_kit(rules: Ruleset) -> Kit:
     h = rules.hand_size
     step = 1 if rules.direction == "clockwise" else n - 1
     layout = LAYOUTS[rules.layout]
-    return Kit(
+    return (
         PLAYS[rules.layout],
         PLAY_INFO[rules.layout],
         LEGAL_CACHE[rules.layout],
@@ -140,7 +130,7 @@ def make_kit(rules: Ruleset) -> Kit:
         layout.grow,
         1 << 30 if rules.draw == "none" else rules.reserve,
         tuple(tuple((first + i * step) % n for i in range(n)) for first in range(n)),
-        Dealing(
+        (
             set_size(rules.set),
             tuple(slice(i, i + h) for i in range(0, n * h, h)),
             n * h,

@@ -46,11 +46,8 @@ class Layout:
     def __init__(self) -> None:
         #: end name -> arm
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
-
-    @property
-    def arms(self) -> int:
-        """How many arms (ends) the board has."""
-        return len(self.names)
+        #: how many arms (ends) the board has
+        self.arms: int = len(self.names)
 
     def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
         """The first tile ``tid`` is laid: set ``ends``, return the open arms."""
