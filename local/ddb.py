@@ -125,7 +125,7 @@ def answers(endpoint: str) -> bool:
     )
     try:
         with urllib.request.urlopen(request, timeout=1) as response:
-            return response.status < 500
+            return bool(response.status < 500)
     except urllib.error.HTTPError as err:
         return err.code < 500
     except OSError:

@@ -51,9 +51,9 @@ class Reply:
     @property
     def code(self) -> str | None:
         """The error code of an error reply."""
-        if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
-            return self.body["error"].get("code")
-        return None
+        error = self.body.get("error") if isinstance(self.body, dict) else None
+        code = error.get("code") if isinstance(error, dict) else None
+        return code if isinstance(code, str) else None
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers.items():

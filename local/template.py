@@ -27,7 +27,7 @@ class Intrinsic:
     value: Any
 
 
-class _CfnLoader(yaml.SafeLoader):
+class _CfnLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no type hints
     pass
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from domino.api import http
-from domino.service.values import Caller
+from domino.service.inbox import note_view
 
 from local.invoke import LambdaContext, load_handler
 from local.template import Template
@@ -122,10 +122,15 @@ def test_the_stream_event_notifies_the_players_it_concerns(ddb_endpoint: str) ->
     (he joined, the game started), and a redelivery of the same record writes nothing more."""
     notified(Api(), "")
     notified(Api(), "")  # the stream delivers at least once
-    game = "EventNotifyGame01"  # alice and bob play in other tests too: this game's notes
-    page, _ = http.inbox().page(Caller("alice", "Alice", "en"), 100, None)
-    told = [n for n in page.items if n["game"] == game]
-    assert [n["type"] for n in told] == ["player_joined", "game_started"]
-    assert told[0]["body"] == "Bob has joined your Dominó para dos jugadores game."
-    assert [n for n in http.inbox().page(Caller("bob", "Bob"), 100, None)[0].items
-            if n["game"] == game] == []  # fmt: skip
+    store = http.inbox().inbox
+    stem = "2026-11-29T12:00:00Z#EventNotifyGame01#0000000002#"
+    joined, started = (
+        store.get("alice", stem + "player_joined"),
+        store.get("alice", stem + "game_started"),
+    )
+    assert joined is not None and started is not None and joined.detail == "Bob"
+    assert (
+        note_view(joined, False, "en")["body"]
+        == "Bob has joined your Dominó para dos jugadores game."
+    )
+    assert store.get("bob", stem + "game_started") is None  # he did it

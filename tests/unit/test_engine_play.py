@@ -112,7 +112,7 @@ def test_previous_winner_leads_any_tile_and_same_as_first_forces() -> None:
     rng = random.Random(1)
     while m.hand_number == 1:
         random_step(m, rng)
-    winner = m.last[5]
+    winner = m.last.deciding_seat
     assert m.opener == winner and m.forced == -1
     assert len(m.legal_moves()) == 7
     r = resolve_rules("cruzado", 3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from domino.engine import Match, resolve_rules
+from domino.engine import HandEnd, Match, resolve_rules
 from domino.engine.scoring import match_winners, score_hand
 from engine_helpers import pass_, play, random_step, start
 
@@ -38,7 +38,7 @@ def test_s0_closed_15_19_22_scores_11_under_clasico() -> None:
         "2": ["2-5", "3-4", "3-5"],
     }
     # and the pure function on the unmodified preset
-    out = score_hand(resolve_rules("clasico", 3), [15, 19, 22], "closed", None, [0, 1, 2])
+    out = score_hand(resolve_rules("clasico", 3), [15, 19, 22], HandEnd.CLOSED, None, [0, 1, 2])
     assert out.winners == [0] and out.points == [11, 0, 0]
 
 
@@ -71,9 +71,9 @@ def test_out_scores_opponents_pips() -> None:
 
 def test_units_of_ten_round_half_up() -> None:
     r = resolve_rules("dos-jugadores", 2, {"unit": 10, "target": 30})
-    assert score_hand(r, [10, 25], "closed", None, [0, 1]).points == [4, 0]  # 35 -> 4
-    assert score_hand(r, [10, 24], "closed", None, [0, 1]).points == [3, 0]  # 34 -> 3
-    assert score_hand(r, [0, 45], "domino", 0, [0, 1]).points == [5, 0]  # 45 -> 5
+    assert score_hand(r, [10, 25], HandEnd.CLOSED, None, [0, 1]).points == [4, 0]  # 35 -> 4
+    assert score_hand(r, [10, 24], HandEnd.CLOSED, None, [0, 1]).points == [3, 0]  # 34 -> 3
+    assert score_hand(r, [0, 45], HandEnd.DOMINO, 0, [0, 1]).points == [5, 0]  # 45 -> 5
     m = start(
         "dos-jugadores",
         2,
@@ -135,7 +135,7 @@ def test_s4_rapido_ends_at_50_and_lowest_total_wins(players: int) -> None:
 
 def test_penalty_pairs_add_both_seats() -> None:
     r = resolve_rules("buho21", 4, {"teams": "pairs"})
-    out = score_hand(r, [0, 5, 7, 9], "domino", 0, [0, 3, 2, 1])
+    out = score_hand(r, [0, 5, 7, 9], HandEnd.DOMINO, 0, [0, 3, 2, 1])
     assert out.winners == [0, 2] and out.points == [0, 5, 0, 9]
 
 
@@ -168,7 +168,7 @@ def test_el_111_closed_all_hands_to_the_pair_of_the_lowest_single_hand() -> None
     assert last["reason"] == "closed" and last["winners"] == [0, 2]
     assert last["points"] == {"0": 32, "1": 0, "2": 32, "3": 0}
     r = resolve_rules("parejas-111", 4, {"block_winner": "lowest_team"})
-    out = score_hand(r, [1, 6, 19, 6], "closed", None, [0, 1, 2, 3])
+    out = score_hand(r, [1, 6, 19, 6], HandEnd.CLOSED, None, [0, 1, 2, 3])
     assert out.winners == [1, 3] and out.points == [0, 32, 0, 32]
 
 
@@ -189,22 +189,22 @@ def test_pairs_reaching_the_target_end_the_match() -> None:
 
 def test_tie_play_order_first_tied_from_opener() -> None:
     r = resolve_rules("clasico", 3)
-    out = score_hand(r, [10, 8, 8], "closed", None, [2, 0, 1])
+    out = score_hand(r, [10, 8, 8], HandEnd.CLOSED, None, [2, 0, 1])
     assert out.winners == [2] and out.points == [0, 0, 2]  # difference: (10-8) + 0
 
 
 def test_tie_none_scores_nobody() -> None:
     r = resolve_rules("clasico", 3, {"tie": "none"})
-    out = score_hand(r, [10, 8, 8], "closed", None, [0, 1, 2])
+    out = score_hand(r, [10, 8, 8], HandEnd.CLOSED, None, [0, 1, 2])
     assert out.winners == [] and out.points == [0, 0, 0] and out.pot_takers == [1, 2]
     r = resolve_rules("buho21", 3, {"tie": "none"})
-    assert score_hand(r, [10, 8, 8], "closed", None, [0, 1, 2]).points == [0, 0, 0]
+    assert score_hand(r, [10, 8, 8], HandEnd.CLOSED, None, [0, 1, 2]).points == [0, 0, 0]
 
 
 def test_win_scoring_is_one_per_hand() -> None:
     r = resolve_rules("infantil", 2)
-    assert score_hand(r, [0, 30], "domino", 0, [0, 1]).points == [1, 0]
-    assert score_hand(r, [5, 30], "closed", None, [0, 1]).points == [1, 0]
+    assert score_hand(r, [0, 30], HandEnd.DOMINO, 0, [0, 1]).points == [1, 0]
+    assert score_hand(r, [5, 30], HandEnd.CLOSED, None, [0, 1]).points == [1, 0]
 
 
 # ---------------------------------------------------------------- pool

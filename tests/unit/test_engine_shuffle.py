@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 from domino.engine import IllegalMove, Match, Play, parse_tile, resolve_rules
-from domino.engine.match import _PLAYS, csprng_shuffle
+from domino.engine.deal import csprng_shuffle
+from domino.engine.kit import PLAYS
 from domino.engine.tiles import TEXT, show_mask
 
 # chi-square critical values at p = 1e-5 (a false alarm once in 100 000 runs)
@@ -128,7 +129,7 @@ def test_fast_path_checks_shared_play_objects() -> None:
         ["3-6", "4-4", "4-5", "4-6", "5-5", "5-6", "0-0"],
     ]
     m = Match.start(resolve_rules("parejas-111", 4), deal={"hands": hands})
-    shared = _PLAYS["line"]
+    shared = PLAYS["line"]
 
     def tid(text: str) -> int:
         return parse_tile(text, 6).id

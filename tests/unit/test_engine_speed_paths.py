@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from domino.engine import DRAW, PASS, Match, Pass, Play, parse_tile, resolve_rules
-from domino.engine import match as match_module
-from domino.engine.match import _fy_plan, csprng_shuffle
+from domino.engine import DRAW, PASS, HandEnd, Match, Pass, Play, parse_tile, resolve_rules
+from domino.engine import deal as deal_module
+from domino.engine import kit as kit_module
+from domino.engine.deal import csprng_shuffle, fy_plan
 from domino.engine.scoring import score_hand
 from domino.engine.tiles import HIGH, LOW, N_ALL, PIP_BYTES, PIPS, pips_of
 
@@ -34,18 +35,18 @@ def test_paired_steps_shuffle_as_single_steps(
     """Two steps in one divmod draw the same numbers: the same bytes give the same order and
     the same lot as one step at a time (single steps above the table bound, pairs below)."""
     rng = random.Random(total * 100 + head)
-    nbytes = _fy_plan(total, head)[0]
+    nbytes = fy_plan(total, head)[0]
     for _ in range(30):
         data = rng.randbytes(nbytes)
-        monkeypatch.setattr(match_module.os, "urandom", lambda n, d=data: d[:n])
+        monkeypatch.setattr(deal_module.os, "urandom", lambda n, d=data: d[:n])
         assert csprng_shuffle(total, head) == plain_fisher_yates(data, total, head)
 
 
 def test_shuffle_plan_tables_stay_small() -> None:
-    """Pair tables only where k * (k - 1) <= _PAIR_MAX: the largest set adds a few thousand."""
-    _, single, pairs, _ = _fy_plan(136, 1)
-    assert all(kk <= match_module._PAIR_MAX and len(t) == kk for _, kk, t in pairs)
-    assert single[0] == 135 and all((i + 1) * i > match_module._PAIR_MAX for i in single)
+    """Pair tables only where k * (k - 1) <= PAIR_MAX: the largest set adds a few thousand."""
+    _, single, pairs, _ = fy_plan(136, 1)
+    assert all(kk <= deal_module.PAIR_MAX and len(t) == kk for _, kk, t in pairs)
+    assert single[0] == 135 and all((i + 1) * i > deal_module.PAIR_MAX for i in single)
     assert sum(len(t) for _, _, t in pairs) < 12_000
 
 
@@ -78,14 +79,12 @@ def test_hand_end_pips_for_every_set(preset: str, players: int, overrides: dict 
             legal = m.legal_moves()
             move = rng.choice(legal) if legal else (DRAW if m.can_draw() else PASS)
             m.apply(m.turn, move, 0)
-        _, reason, _, points, hands, win_seat = m.last
-        pips = [sum(PIPS[t] for t in range(N_ALL) if h >> t & 1) for h in hands]
-        assert [pips_of(h) for h in hands] == pips
-        domino = reason == 0
-        outcome = score_hand(
-            rules, pips, "domino" if domino else "closed", win_seat if domino else None, order
-        )
-        assert tuple(outcome.points) == points
+        last = m.last
+        pips = [sum(PIPS[t] for t in range(N_ALL) if h >> t & 1) for h in last.hands]
+        assert [pips_of(h) for h in last.hands] == pips
+        domino = last.end is HandEnd.DOMINO
+        outcome = score_hand(rules, pips, last.end, last.deciding_seat if domino else None, order)
+        assert tuple(outcome.points) == last.points
 
 
 def test_legal_moves_when_the_cache_misses_or_is_full(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,9 +92,9 @@ def test_legal_moves_when_the_cache_misses_or_is_full(monkeypatch: pytest.Monkey
     rules = resolve_rules("parejas-111", 4)
     rng = random.Random(3)
     games = []
-    for cap in (match_module._LEGAL_CACHE_MAX, 0):
-        monkeypatch.setattr(match_module, "_LEGAL_CACHE_MAX", cap)
-        for cache in match_module._LEGAL_CACHE["line"]:
+    for cap in (kit_module.LEGAL_CACHE_MAX, 0):
+        monkeypatch.setattr(kit_module, "LEGAL_CACHE_MAX", cap)
+        for cache in kit_module.LEGAL_CACHE["line"]:
             cache.clear()
         seen = []
         for seed in range(10):
@@ -116,7 +115,7 @@ def test_legal_moves_when_the_cache_misses_or_is_full(monkeypatch: pytest.Monkey
                 move = rng.choice(legal) if legal else PASS
                 m.apply(m.turn, move, 0)
         if cap == 0:
-            assert all(not c for c in match_module._LEGAL_CACHE["line"])
+            assert all(not c for c in kit_module.LEGAL_CACHE["line"])
         games.append(seen)
         rng = random.Random(3)
     assert games[0] == games[1]

@@ -130,7 +130,7 @@ def _idempotency() -> tuple[
     )
     persistence = DynamoDBPersistenceLayer(table_name=settings().idempotency_table)
 
-    @idempotent_function(  # type: ignore[untyped-decorator, unused-ignore]
+    @idempotent_function(  # type: ignore[untyped-decorator]  # Powertools: untyped
         data_keyword_argument="request", persistence_store=persistence, config=config
     )
     def run_once(request: dict[str, Any]) -> dict[str, Any]:

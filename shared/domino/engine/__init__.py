@@ -6,32 +6,65 @@ See docs/engine.md and RULES.md (the spec this implements).
 
 from .bots import LEVELS, choose_move
 from .encoding import decode, encode
-from .errors import DominoError, EngineError, GameNotInProgress, IllegalMove, InvalidInput
-from .match import ARM_NAMES, ApplyResult, Match, redact_move, validate_move
+from .errors import (
+    CannotDraw,
+    CannotPass,
+    DominoError,
+    EndRequired,
+    EngineError,
+    GameNotInProgress,
+    IllegalMove,
+    InvalidInput,
+    MustLeadOpeningTile,
+    MustPlay,
+    NotYourTurn,
+    TileDoesNotMatch,
+    TileNotInHand,
+)
+from .layouts import ARM_NAMES, LAYOUTS, Layout
+from .match import ApplyResult, Match, validate_move
+from .movelog import LogCode, MoveRecord, redact_move
 from .moves import DRAW, PASS, Draw, Move, Pass, Play
+from .outcome import HandEnd, HandResult
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
 from .tiles import Tile, full_set, parse_tile
+from .views import MatchView
 
 __all__ = [
     "ARM_NAMES",
     "DRAW",
+    "LAYOUTS",
     "LEVELS",
     "PASS",
     "PRESETS",
     "ApplyResult",
+    "CannotDraw",
+    "CannotPass",
     "DominoError",
     "Draw",
+    "EndRequired",
     "EngineError",
     "GameNotInProgress",
+    "HandEnd",
+    "HandResult",
     "IllegalMove",
     "InvalidInput",
+    "Layout",
+    "LogCode",
     "Match",
+    "MatchView",
     "Move",
+    "MoveRecord",
+    "MustLeadOpeningTile",
+    "MustPlay",
+    "NotYourTurn",
     "Pass",
     "Play",
     "Preset",
     "Ruleset",
     "Tile",
+    "TileDoesNotMatch",
+    "TileNotInHand",
     "choose_move",
     "decode",
     "encode",

@@ -1,9 +1,10 @@
 """Computer players. ``choose_move(match, seat, level, seed)`` returns the move for ``seat``.
 
-A bot sees what its seat sees and nothing more: it reads ``match.view(seat)`` (its own hand, the
-board, the counts of other hands and of the boneyard) and ``match.moves(seat)`` (the log, with other
-seats' drawn tiles redacted). It never reads another hand or the boneyard order. Given the same
-state and ``seed`` the choice is always the same (without a seed one is derived from the state).
+A bot sees what its seat sees and nothing more: it reads ``views.view(match, seat)`` (its own
+hand, the board, the counts of other hands and of the boneyard) and ``movelog.moves(match, seat)``
+(the log, with other seats' drawn tiles redacted). It never reads another hand or the boneyard
+order. Given the same state and ``seed`` the choice is always the same (without a seed one is
+derived from the state).
 
 Levels:
 - ``random``: any legal play, else draw, else pass.
@@ -17,12 +18,13 @@ Levels:
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from .errors import IllegalMove, InvalidInput
-from .match import ARM_INDEX, Match
+from .errors import GameNotInProgress, InvalidInput, NotYourTurn
+from .match import Match
+from .movelog import moves
 from .moves import DRAW, PASS, Move, Play
 from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, parse_tile, set_size
+from .views import MatchView, view
 
 LEVELS = ("random", "greedy", "strategist")
 
@@ -32,41 +34,42 @@ def choose_move(match: Match, seat: int, level: str, seed: int | None = None) ->
     if level not in LEVELS:
         raise InvalidInput(f"bot_level must be one of: {', '.join(LEVELS)}")
     if match.status != "playing":
-        raise IllegalMove("game_not_in_progress", "The game is not in progress.")
+        raise GameNotInProgress("The game is not in progress.")
     if match.turn != seat:
-        raise IllegalMove("not_your_turn", f"It is seat {match.turn}'s turn.")
-    view = match.view(seat)
-    you = view["you"]
+        raise NotYourTurn(f"It is seat {match.turn}'s turn.")
+    seen = view(match, seat)
+    you = seen["you"]
     top = match.rules.set
     legal = [Play(parse_tile(p["tile"], top), p["end"]) for p in you["legal"]]
     if not legal:
         return DRAW if you["can_draw"] else PASS
     rng = random.Random(
-        seed if seed is not None else f"bot:{view['hand_number']}:{match.next_n}:{seat}"
+        seed if seed is not None else f"bot:{seen['hand_number']}:{match.next_n}:{seat}"
     )
     if level == "random" or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
     if level == "greedy":
         best = max(HEAVY_KEY[p.tile.id] for p in legal)
         return next(p for p in legal if HEAVY_KEY[p.tile.id] == best)
-    return _strategist(match, seat, view, legal, rng)
+    return _strategist(match, seat, seen, legal, rng)
 
 
-def _voids(match: Match, seat: int, view: dict[str, Any]) -> dict[int, set[int]]:
+def _voids(match: Match, seat: int, seen: MatchView) -> dict[int, set[int]]:
     """Numbers each other seat is known not to hold, from this hand's public log."""
     scratch = Match._blank(match.rules)
-    arms = ARM_INDEX[match.rules.layout]
+    arms = match.layout.index
     top = match.rules.set
     voids: dict[int, set[int]] = {s: set() for s in range(match.players) if s != seat}
-    for rec in match.moves(seat):
-        if rec["hand_number"] != view["hand_number"]:
+    for rec in moves(match, seat):
+        if rec["hand_number"] != seen["hand_number"]:
             continue
         action = rec.get("move", rec["action"])
         who = rec["seat"]
         if action == "play":
             tid = parse_tile(rec["tile"], top).id
-            arm = -1 if rec["end"] is None else arms[rec["end"]]
-            scratch._place(tid, who, arm)
+            end = rec["end"]
+            arm = -1 if end is None else arms[end]
+            scratch._place(tid, arm)
         elif action in ("draw", "pass") and who is not None and who != seat and scratch.open_arms:
             open_numbers = {scratch.ends[a] for a in scratch.open_arms}
             if action == "draw":
@@ -77,13 +80,13 @@ def _voids(match: Match, seat: int, view: dict[str, Any]) -> dict[int, set[int]]
 
 
 def _strategist(
-    match: Match, seat: int, view: dict[str, Any], legal: list[Play], rng: random.Random
+    match: Match, seat: int, seen: MatchView, legal: list[Play], rng: random.Random
 ) -> Move:
     rules = match.rules
     top = rules.set
     n = match.players
-    mine = [parse_tile(t, top).id for t in view["you"]["hand"]]
-    on_board = {parse_tile(t["tile"], top).id for t in view["board"]["tiles"]}
+    mine = [parse_tile(t, top).id for t in seen["you"]["hand"]]
+    on_board = {parse_tile(t["tile"], top).id for t in seen["board"]["tiles"]}
     unknown = [t for t in range(set_size(top)) if t not in on_board and t not in mine]
     count = [0] * (top + 1)
     for t in mine:
@@ -95,14 +98,14 @@ def _strategist(
         unseen[LOW[t]] += 1
         if HIGH[t] != LOW[t]:
             unseen[HIGH[t]] += 1
-    voids = _voids(match, seat, view)
+    voids = _voids(match, seat, seen)
     step = 1 if rules.direction == "clockwise" else n - 1
     nxt = (seat + step) % n
     partner = (seat + 2) % 4 if rules.teams == "pairs" else None
-    others = [s["tiles"] for s in view["seat_stats"] if s["seat"] != seat]
-    late = len(mine) <= 3 or min(others) <= 2 or (view["drawable"] == 0 and len(mine) <= 5)
+    others = [s["tiles"] for s in seen["seat_stats"] if s["seat"] != seat]
+    late = len(mine) <= 3 or min(others) <= 2 or (seen["drawable"] == 0 and len(mine) <= 5)
     heavy_weight = 1.5 if late else 0.3
-    board_ends = {e["end"]: e["pips"] for e in view["board"]["ends"]}
+    board_ends = {e["end"]: e["pips"] for e in seen["board"]["ends"]}
 
     best: list[Play] = []
     best_score = -1e9

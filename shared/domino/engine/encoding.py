@@ -17,15 +17,18 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import InvalidInput
-from .match import ARM_NAMES, N_CODES, PLAY, T_PLAY, TF_PLAY, ApplyResult, Match
+from .layouts import LAYOUTS
+from .match import ApplyResult, Match
+from .movelog import BY_VALUE, DRAW_CODES, PLAY_CODES, SEATED, Entry
+from .outcome import HandEnd
 from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
 from .tiles import SETS, set_size
 
 VERSION = 1
 _CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES)
-_PLAY_CODES = (PLAY, T_PLAY, TF_PLAY)
-_DRAW_CODES = (PLAY + 1, T_PLAY + 1, TF_PLAY + 1)
-_SEATED = {c for c in range(N_CODES)} - {4}
+#: how a hand ended, as its bit: 0 dominó, 1 closed
+_END_BIT = {HandEnd.DOMINO: 0, HandEnd.CLOSED: 1}
+_END_OF_BIT = (HandEnd.DOMINO, HandEnd.CLOSED)
 
 
 class _Writer:
@@ -102,7 +105,7 @@ def _widths(rules: Ruleset) -> tuple[int, int, int, int]:
     return (
         (set_size(rules.set) - 1).bit_length(),
         n.bit_length(),
-        len(ARM_NAMES[rules.layout]).bit_length(),
+        LAYOUTS[rules.layout].arms.bit_length(),
         n.bit_length(),
     )
 
@@ -121,7 +124,7 @@ def _put_rules(w: _Writer, r: Ruleset) -> None:
 
 
 def _get_rules(rd: _Reader) -> Ruleset:
-    values: dict = {
+    values: dict[str, Any] = {
         "set": SETS[rd.get(2)],
         "players": rd.uvar(),
         "hand_size": rd.uvar(),
@@ -184,13 +187,13 @@ def encode(m: Match) -> bytes:
     # the order of forfeits is kept: it is rarely more than one seat
     for s in m.forfeits:
         w.put(s, sw)
-    if m.last is None:
+    if m._ended is None:
         w.put(0, 1)
     else:
         w.put(1, 1)
-        number, reason, winners, points, hands, win_seat = m.last
+        number, end, winners, points, hands, win_seat = m._ended
         w.uvar(m.hand_number - number)
-        w.put(reason, 1)
+        w.put(_END_BIT[end], 1)
         w.put(sum(1 << s for s in winners), n)
         w.put(win_seat + 1, sw)
         for p in points:
@@ -207,12 +210,12 @@ def encode(m: Match) -> bytes:
         w.uvar(len(log))
         for code, seat, tid, arm, at in log:
             w.put(code, 4)
-            if code in _SEATED:
+            if code in SEATED:
                 w.put(seat, sw)
-            if code in _PLAY_CODES:
+            if code in PLAY_CODES:
                 w.put(tid, tw)
                 w.put(arm + 1, aw)
-            elif code in _DRAW_CODES:
+            elif code in DRAW_CODES:
                 w.put(tid, tw)
             w.svar(at - prev_at)
             prev_at = at
@@ -262,14 +265,14 @@ def _decode(body: bytes) -> Match:
     m.forfeits = [rd.get(sw) for _ in range(count)]
     if rd.get(1):
         number = m.hand_number - rd.uvar()
-        reason = rd.get(1)
+        end = _END_OF_BIT[rd.get(1)]
         wmask = rd.get(n)
         win_seat = rd.get(sw) - 1
         points = tuple(rd.svar() for _ in range(n))
         hands = tuple(rd.get(total) for _ in range(n))
-        m.last = (
+        m._ended = (
             number,
-            reason,
+            end,
             tuple(s for s in range(n) if wmask >> s & 1),
             points,
             hands,
@@ -282,19 +285,17 @@ def _decode(body: bytes) -> Match:
     m.start_at = rd.svar()
     m.first_held_n = rd.uvar()
     prev_at = m.start_at
-    logs: list[list[tuple[int, int, int, int, int]]] = []
+    logs: list[list[Entry]] = []
     for _ in range(2):
-        log = []
+        log: list[Entry] = []
         for _ in range(rd.uvar()):
-            code = rd.get(4)
-            if code >= N_CODES:
-                raise InvalidInput("corrupt game state")
-            seat = rd.get(sw) if code in _SEATED else -1
+            code = BY_VALUE[rd.get(4)]  # no such code: IndexError, "corrupt game state"
+            seat = rd.get(sw) if code in SEATED else -1
             tid = arm = -1
-            if code in _PLAY_CODES:
+            if code in PLAY_CODES:
                 tid = rd.get(tw)
                 arm = rd.get(aw) - 1
-            elif code in _DRAW_CODES:
+            elif code in DRAW_CODES:
                 tid = rd.get(tw)
             prev_at += rd.svar()
             log.append((code, seat, tid, arm, prev_at))
@@ -302,9 +303,9 @@ def _decode(body: bytes) -> Match:
     m.prev_log, m.log = logs
     if rd.end - rd.pos >= 8:
         raise InvalidInput("trailing bytes in game state")
-    for code, seat, tid, arm, _at in m.log:
-        if code in _PLAY_CODES:
-            m._place(tid, seat, arm)
+    for code, _seat, tid, arm, _at in m.log:
+        if code in PLAY_CODES:
+            m._place(tid, arm)
     return m
 
 

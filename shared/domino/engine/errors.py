@@ -1,63 +1,140 @@
-"""The engine's exceptions. A message never names a hidden tile (it names no tile at all)."""
+"""Domain errors: one type per case, each with the API error code it answers with.
+
+``DominoError`` is the base of every domain error of the product (other layers derive their own
+from it); ``EngineError`` is the base of the engine's. ``InvalidInput`` is malformed or impossible
+input (HTTP 400 ``invalid_request``); ``IllegalMove`` is a well-formed request the rules refuse now
+(HTTP 422), raised as the subclass of its code::
+
+    try:
+        match.apply(seat, move, at)
+    except NotYourTurn as err:
+        err.code, err.message  # "not_your_turn", "It is seat 2's turn."
+
+A message never names a hidden tile (it names no tile at all).
+"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class DominoError(Exception):
-    """Base of every domain error of the product: ``code`` is the API error code, ``message``
-    a sentence for people. The HTTP edge maps codes to statuses in one place."""
+    """Base of every domain error: ``code`` is the API error code, ``message`` a sentence for
+    people (``str(error)`` is the message too)."""
 
-    code = "internal"
-    message: str
+    code: ClassVar[str] = "domino_error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
+
 
 class EngineError(DominoError):
-    """Base class of the engine's errors."""
+    """Base of the rules engine's errors."""
 
-    code = "engine_error"
-
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+    code: ClassVar[str] = "engine_error"
 
 
 class InvalidInput(EngineError):
-    """Malformed or impossible input (HTTP 400 ``invalid_request``)."""
+    """Malformed or impossible input: a bad tile text, an unknown end name, a seat that does not
+    exist, an impossible ruleset, a corrupt encoded state (HTTP 400)."""
 
-    code = "invalid_request"
+    code: ClassVar[str] = "invalid_request"
 
 
 class IllegalMove(EngineError):
-    """A well-formed move the rules refuse now (HTTP 422); ``code`` is one of ``CODES``."""
+    """A well-formed move the rules refuse now (HTTP 422): always raised as one of the
+    subclasses below, whose ``code`` is one of ``IllegalMove.CODES``."""
 
-    CODES = (
-        "not_your_turn",
-        "game_not_in_progress",
-        "tile_not_in_hand",
-        "must_lead_opening_tile",
-        "tile_does_not_match",
-        "end_required",
-        "must_play",
-        "cannot_draw",
-        "cannot_pass",
-    )
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code)
+    code: ClassVar[str] = "illegal_move"
+    #: the codes of the subclasses (set below, once they exist)
+    CODES: ClassVar[tuple[str, ...]] = ()
 
 
-class _Refusal(IllegalMove):
-    def __init__(self, message: str) -> None:
-        EngineError.__init__(self, message)
+class GameNotInProgress(IllegalMove):
+    """The match is over: no move is accepted."""
+
+    code: ClassVar[str] = "game_not_in_progress"
 
 
-class GameNotInProgress(_Refusal):
-    code = "game_not_in_progress"
+class NotYourTurn(IllegalMove):
+    """Another seat is on turn."""
+
+    code: ClassVar[str] = "not_your_turn"
+
+
+class TileNotInHand(IllegalMove):
+    """The played tile is not in the player's hand."""
+
+    code: ClassVar[str] = "tile_not_in_hand"
+
+
+class MustLeadOpeningTile(IllegalMove):
+    """The opener led another tile than the one that made them the opener."""
+
+    code: ClassVar[str] = "must_lead_opening_tile"
+
+
+class TileDoesNotMatch(IllegalMove):
+    """The tile fits no open end (or not the named one, or that arm is not open yet)."""
+
+    code: ClassVar[str] = "tile_does_not_match"
+
+
+class EndRequired(IllegalMove):
+    """The tile fits more than one open end and the play names none."""
+
+    code: ClassVar[str] = "end_required"
+
+
+class MustPlay(IllegalMove):
+    """A draw while holding a playable tile."""
+
+    code: ClassVar[str] = "must_play"
+
+
+class CannotDraw(IllegalMove):
+    """A draw with nothing drawable (or under ``draw: none``)."""
+
+    code: ClassVar[str] = "cannot_draw"
+
+
+class CannotPass(IllegalMove):
+    """A pass while the seat can play or draw."""
+
+    code: ClassVar[str] = "cannot_pass"
+
+
+#: every rule refusal, in the order ``IllegalMove.CODES`` lists their codes
+ILLEGAL_MOVES: tuple[type[IllegalMove], ...] = (
+    NotYourTurn,
+    GameNotInProgress,
+    TileNotInHand,
+    MustLeadOpeningTile,
+    TileDoesNotMatch,
+    EndRequired,
+    MustPlay,
+    CannotDraw,
+    CannotPass,
+)
+IllegalMove.CODES = tuple(cls.code for cls in ILLEGAL_MOVES)
+
+__all__ = [
+    "ILLEGAL_MOVES",
+    "CannotDraw",
+    "CannotPass",
+    "DominoError",
+    "EndRequired",
+    "EngineError",
+    "GameNotInProgress",
+    "IllegalMove",
+    "InvalidInput",
+    "MustLeadOpeningTile",
+    "MustPlay",
+    "NotYourTurn",
+    "TileDoesNotMatch",
+    "TileNotInHand",
+]

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .tiles import Tile
+
+
+class PlayJson(TypedDict):
+    """A play as JSON (``you.legal`` of a view)."""
+
+    tile: str
+    end: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +22,7 @@ class Play:
     tile: Tile
     end: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> PlayJson:
         return {"tile": str(self.tile), "end": self.end}
 
 

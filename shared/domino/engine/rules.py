@@ -12,27 +12,44 @@ opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seat
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal, TypedDict, get_args
 
 from .errors import InvalidInput
+from .layouts import LAYOUTS
 from .tiles import SETS, set_size
 
-DRAW = ("until_playable", "one_then_pass", "none")
-DIRECTION = ("clockwise", "counterclockwise")
-OPENING = ("highest_double", "double_six", "lot", "required_double")
-NO_DOUBLE = ("heaviest", "reshuffle")
-NEXT_ROUND = ("previous_winner", "same_as_first")
-LAYOUT = ("line", "cross", "star")
-TEAMS = (None, "pairs")
-OUT_SCORING = ("opponents", "all_others", "penalty", "win")
-BLOCK_SCORING = ("difference", "opponents", "all_hands", "penalty", "win")
-BLOCK_WINNER = ("lowest_player", "lowest_team")
-TIE = ("play_order", "none")
-MATCH = ("single", "target", "rounds")
-UNIT = (1, 10)
+# The choice fields' values, in the order the encoding numbers them (never reorder: the index is
+# what an encoded state stores; add new values at the end).
+DrawRule = Literal["until_playable", "one_then_pass", "none"]
+Direction = Literal["clockwise", "counterclockwise"]
+Opening = Literal["highest_double", "double_six", "lot", "required_double"]
+NoDouble = Literal["heaviest", "reshuffle"]
+NextRound = Literal["previous_winner", "same_as_first"]
+LayoutName = Literal["line", "cross", "star"]
+Teams = Literal["pairs"]  # the field is ``Teams | None``: None plays without teams
+OutScoring = Literal["opponents", "all_others", "penalty", "win"]
+BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win"]
+BlockWinner = Literal["lowest_player", "lowest_team"]
+Tie = Literal["play_order", "none"]
+MatchKind = Literal["single", "target", "rounds"]
+Unit = Literal[1, 10]
+
+DRAW: tuple[DrawRule, ...] = get_args(DrawRule)
+DIRECTION: tuple[Direction, ...] = get_args(Direction)
+OPENING: tuple[Opening, ...] = get_args(Opening)
+NO_DOUBLE: tuple[NoDouble, ...] = get_args(NoDouble)
+NEXT_ROUND: tuple[NextRound, ...] = get_args(NextRound)
+LAYOUT: tuple[LayoutName, ...] = get_args(LayoutName)
+TEAMS: tuple[Teams | None, ...] = (None, *get_args(Teams))
+OUT_SCORING: tuple[OutScoring, ...] = get_args(OutScoring)
+BLOCK_SCORING: tuple[BlockScoring, ...] = get_args(BlockScoring)
+BLOCK_WINNER: tuple[BlockWinner, ...] = get_args(BlockWinner)
+TIE: tuple[Tie, ...] = get_args(Tie)
+MATCH: tuple[MatchKind, ...] = get_args(MatchKind)
+UNIT: tuple[Unit, ...] = get_args(Unit)
 
 #: choice fields and their allowed values (also the encoding's value tables)
-CHOICES: dict[str, tuple[Any, ...]] = {
+CHOICES: dict[str, tuple[str | None, ...]] = {
     "draw": DRAW,
     "direction": DIRECTION,
     "opening": OPENING,
@@ -48,6 +65,31 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+class RulesJson(TypedDict):
+    """``Ruleset.to_json()``: the game view's ``rules`` object."""
+
+    set: int
+    players: int
+    hand_size: int
+    reserve: int
+    draw: DrawRule
+    direction: Direction
+    opening: Opening
+    no_double: NoDouble
+    next_round: NextRound
+    layout: LayoutName
+    teams: Teams | None
+    out_scoring: OutScoring
+    block_scoring: BlockScoring
+    block_winner: BlockWinner
+    tie: Tie
+    match: MatchKind
+    target: int | None
+    rounds: int | None
+    unit: Unit
+    stake: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The resolved rules of one game (``hand_size``/``reserve`` for its ``players``)."""
@@ -56,21 +98,21 @@ class Ruleset:
     players: int
     hand_size: int
     reserve: int
-    draw: str
-    direction: str
-    opening: str
-    no_double: str
-    next_round: str
-    layout: str
-    teams: str | None
-    out_scoring: str
-    block_scoring: str
-    block_winner: str
-    tie: str
-    match: str
+    draw: DrawRule
+    direction: Direction
+    opening: Opening
+    no_double: NoDouble
+    next_round: NextRound
+    layout: LayoutName
+    teams: Teams | None
+    out_scoring: OutScoring
+    block_scoring: BlockScoring
+    block_winner: BlockWinner
+    tie: Tie
+    match: MatchKind
     target: int | None
     rounds: int | None
-    unit: int
+    unit: Unit
     stake: int | None
 
     @property
@@ -85,9 +127,30 @@ class Ruleset:
     def penalty(self) -> bool:
         return self.out_scoring == "penalty"
 
-    def to_json(self) -> dict[str, Any]:
-        """The game view's ``rules`` object (plain numbers)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_json(self) -> RulesJson:
+        """The game view's ``rules`` object (plain numbers), fields in declaration order."""
+        return {
+            "set": self.set,
+            "players": self.players,
+            "hand_size": self.hand_size,
+            "reserve": self.reserve,
+            "draw": self.draw,
+            "direction": self.direction,
+            "opening": self.opening,
+            "no_double": self.no_double,
+            "next_round": self.next_round,
+            "layout": self.layout,
+            "teams": self.teams,
+            "out_scoring": self.out_scoring,
+            "block_scoring": self.block_scoring,
+            "block_winner": self.block_winner,
+            "tie": self.tie,
+            "match": self.match,
+            "target": self.target,
+            "rounds": self.rounds,
+            "unit": self.unit,
+            "stake": self.stake,
+        }
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
@@ -411,7 +474,8 @@ def check_rules(r: Ruleset) -> None:
         )
     if r.teams == "pairs" and n != 4:
         raise InvalidInput("pairs are played by exactly 4 players")
-    if r.layout in ("cross", "star"):
+    layout = LAYOUTS.get(r.layout)
+    if layout is not None and layout.opens_with_double:
         if r.opening == "lot":
             raise InvalidInput(f"a {r.layout} opens with a double: opening 'lot' is not possible")
         if r.next_round == "previous_winner":
@@ -430,4 +494,26 @@ def check_rules(r: Ruleset) -> None:
         raise InvalidInput("bad block_winner")
 
 
-__all__ = ["FIELD_NAMES", "PRESETS", "Preset", "Ruleset", "check_rules", "resolve_rules"]
+__all__ = [
+    "CHOICES",
+    "FIELD_NAMES",
+    "PRESETS",
+    "BlockScoring",
+    "BlockWinner",
+    "Direction",
+    "DrawRule",
+    "LayoutName",
+    "MatchKind",
+    "NextRound",
+    "NoDouble",
+    "Opening",
+    "OutScoring",
+    "Preset",
+    "RulesJson",
+    "Ruleset",
+    "Teams",
+    "Tie",
+    "Unit",
+    "check_rules",
+    "resolve_rules",
+]

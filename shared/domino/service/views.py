@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domino.engine import Match, Ruleset, redact_move
+from domino.engine.views import SeatStats
 from domino.store.records import GameRecord, iso
 
 
 def _seat_rows(
-    record: GameRecord, stats: list[dict[str, Any]] | None, teams: list[int | None]
+    record: GameRecord, stats: Sequence[SeatStats] | None, teams: list[int | None]
 ) -> list[dict[str, Any]]:
+    """The seats of the view; before the deal (no ``stats``) nobody holds a tile or a point."""
     rows = []
     for index, seat in enumerate(record.seats):
-        stat = stats[index] if stats else {}
+        stat = stats[index] if stats else None
         rows.append(
             {
                 "seat": index,
                 "player": seat.player,
                 "name": seat.name,
-                "team": stat.get("team", teams[index]),
+                "team": stat["team"] if stat else teams[index],
                 "bot": seat.bot is not None,
-                "tiles": stat.get("tiles", 0),
-                "score": stat.get("score", 0),
-                "chips": stat.get("chips"),
+                "tiles": stat["tiles"] if stat else 0,
+                "score": stat["score"] if stat else 0,
+                "chips": stat["chips"] if stat else None,
             }
         )
     return rows
@@ -75,22 +78,17 @@ def game_view(
         view.update({"last_hand": None, "result": _abandoned(record)})
     else:
         engine = match.view(seat)
-        stats = engine.pop("seat_stats")
-        view["seats"] = _seat_rows(record, stats, teams)
-        for key in (
-            "hand_number",
-            "opener",
-            "turn",
-            "reshuffles",
-            "pot",
-            "board",
-            "boneyard",
-            "drawable",
-        ):
-            view[key] = engine[key]
-        if seat is not None:
-            view["you"] = engine["you"]
-            view["you"]["drawn"] = drawn
+        view["seats"] = _seat_rows(record, engine["seat_stats"], teams)
+        view["hand_number"] = engine["hand_number"]
+        view["opener"] = engine["opener"]
+        view["turn"] = engine["turn"]
+        view["reshuffles"] = engine["reshuffles"]
+        view["pot"] = engine["pot"]
+        view["board"] = engine["board"]
+        view["boneyard"] = engine["boneyard"]
+        view["drawable"] = engine["drawable"]
+        if "you" in engine:
+            view["you"] = {**engine["you"], "drawn": drawn}
         view["last_hand"] = engine["last_hand"]
         view["result"] = engine["result"]
     view.update(

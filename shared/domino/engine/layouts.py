@@ -1,0 +1,138 @@
+"""The layouts: which ends a board has, how the first tile opens them, how an arm grows.
+
+A board has one *arm* per end name; ``ends[arm]`` is the number an arm shows (the pips a tile
+laid there must match) and ``open_arms`` the arms that take a tile now (empty: the board is
+empty). A layout is a small stateless object; the match keeps the state (``ends``, ``arm_len``,
+``open_arms``) and asks its layout how a tile changes it.
+
+- ``line`` (``LINE``): ends ``left`` and ``right``; a first tile a-b opens left = a, right = b.
+  Both ends stay open; a double lies across the line and changes no rule.
+- ``cross`` (``CROSS``): the opening double opens ``north``, ``east``, ``south``, ``west``; while
+  any of them is uncovered only the uncovered arms take a tile (S0 cruzado).
+- ``star`` (``STAR``): the four sides as on a cross, then the diagonals ``northeast``,
+  ``southeast``, ``southwest``, ``northwest`` open once all four sides are covered; a covered side
+  may grow at any time (S0 Chipre).
+
+Cross and star open with a double (``opens_with_double``): ``rules.check_rules`` refuses the
+openings that could lead anything else.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from .tiles import HIGH, LOW
+
+if TYPE_CHECKING:
+    from .rules import LayoutName
+
+SIDES: tuple[int, ...] = (0, 1, 2, 3)
+EVERY_ARM_OF_A_STAR: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
+
+
+class Layout:
+    """How the tiles of one layout lie. One instance per layout: ``LAYOUTS[rules.layout]``."""
+
+    #: the ``layout`` value of the ruleset
+    name: ClassVar[LayoutName]
+    #: the end names, by arm (``end`` of a play, of a board tile, of a board end)
+    names: ClassVar[tuple[str, ...]]
+    #: two arms, both open from the first tile on, and growing an arm only changes the number
+    #: it shows (no arm bookkeeping): the match's hot path then does it inline
+    simple: ClassVar[bool] = False
+    #: whether the first tile must be a double (it opens more than two arms)
+    opens_with_double: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        #: end name -> arm
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        #: how many arms (ends) the board has
+        self.arms: int = len(self.names)
+
+    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+        """The first tile ``tid`` is laid: set ``ends``, return the open arms."""
+        raise NotImplementedError
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        """A tile was laid on ``arm`` (open), which now shows ``pips``: update ``ends`` and
+        ``arm_len`` (tiles laid per arm), return the open arms."""
+        raise NotImplementedError
+
+    def shown(self, open_arms: tuple[int, ...]) -> range:
+        """The arms a board view lists in ``ends`` (the board holds a tile)."""
+        return range(len(self.names))
+
+    def __repr__(self) -> str:
+        return f"<Layout {self.name}>"
+
+
+class Line(Layout):
+    """Two ends, ``left`` and ``right``."""
+
+    name = "line"
+    names = ("left", "right")
+    simple = True
+    opens_with_double = False
+
+    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+        ends[0], ends[1] = LOW[tid], HIGH[tid]
+        return (0, 1)
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        ends[arm] = pips
+        return (0, 1)
+
+
+class Cross(Layout):
+    """Four sides from the opening double; no arm grows past its first tile until all four are
+    covered."""
+
+    name = "cross"
+    names = ("north", "east", "south", "west")
+
+    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+        for i in range(len(ends)):
+            ends[i] = LOW[tid]
+        return SIDES
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        ends[arm] = pips
+        arm_len[arm] += 1
+        if arm_len[0] and arm_len[1] and arm_len[2] and arm_len[3]:
+            return SIDES
+        return tuple(i for i in range(4) if not arm_len[i])
+
+
+class Star(Layout):
+    """Four sides from the opening double, then four diagonals once every side is covered."""
+
+    name = "star"
+    names = ("north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest")
+
+    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+        for i in range(len(ends)):
+            ends[i] = LOW[tid]
+        return SIDES
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        ends[arm] = pips
+        arm_len[arm] += 1
+        if arm_len[0] and arm_len[1] and arm_len[2] and arm_len[3]:
+            return EVERY_ARM_OF_A_STAR
+        return SIDES
+
+    def shown(self, open_arms: tuple[int, ...]) -> range:
+        """The sides, and the diagonals once they are open."""
+        return range(8) if len(open_arms) == 8 else range(4)
+
+
+LINE = Line()
+CROSS = Cross()
+STAR = Star()
+
+#: every layout by its ``layout`` value
+LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (LINE, CROSS, STAR)}
+#: the end names of each layout, by arm
+ARM_NAMES: dict[str, tuple[str, ...]] = {name: layout.names for name, layout in LAYOUTS.items()}
+
+__all__ = ["ARM_NAMES", "CROSS", "LAYOUTS", "LINE", "STAR", "Cross", "Layout", "Line", "Star"]

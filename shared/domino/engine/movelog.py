@@ -1,0 +1,186 @@
+"""The move log: what the match keeps of each move, and the API move records made from it.
+
+The match holds the current hand's moves and the previous hand's only (``Match.log``,
+``Match.prev_log``), numbered from ``Match.first_held_n``. After a hand ends the caller copies
+``previous_hand_moves`` (full records, drawn tiles included: never send them unredacted, use
+``redact_move``) to its archive before the next hand ends.
+
+An entry is a tuple ``(code, seat, tile id, arm, at)``: a ``LogCode``, the seat (-1: none, for
+``HAND_OVER``), the tile (-1: none), the arm a tile was laid on (-1: the first tile, or not a
+play), and the caller's time. A record is the API's move object::
+
+    {"n", "hand_number", "seat", "action", "move"?, "forfeit"?, "tile"?, "end"?, "at"}
+
+``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over`` or ``timeout``; a timeout adds
+``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``. ``hand_over`` has
+``seat: null``. A drawn tile is in the record for its drawer only (``redact_move``).
+"""
+
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
+
+from .tiles import TEXT
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+class LogCode(IntEnum):
+    """What a log entry records. The values are stored in encoded states: never renumber."""
+
+    PLAY = 0
+    DRAW = 1
+    PASS = 2
+    #: the seat forfeited (left the game)
+    LEAVE = 3
+    #: the hand ended (after the move that ended it)
+    HAND_OVER = 4
+    #: moves made for a seat whose time ran out (``on_timeout: auto``)
+    TIMEOUT_PLAY = 5
+    TIMEOUT_DRAW = 6
+    TIMEOUT_PASS = 7
+    #: the same in ``forfeit`` mode: the seat forfeited, then the move was made
+    TIMEOUT_FORFEIT_PLAY = 8
+    TIMEOUT_FORFEIT_DRAW = 9
+    TIMEOUT_FORFEIT_PASS = 10
+
+
+#: (code, seat or -1, tile id or -1, arm or -1, at)
+Entry = tuple[LogCode, int, int, int, int]
+
+#: the codes a move is logged with, as (play, draw, pass): a move of the seat's own, a timeout
+#: move, a timeout move in forfeit mode
+MoveCodes = tuple[LogCode, LogCode, LogCode]
+OWN: MoveCodes = (LogCode.PLAY, LogCode.DRAW, LogCode.PASS)
+TIMEOUT: MoveCodes = (LogCode.TIMEOUT_PLAY, LogCode.TIMEOUT_DRAW, LogCode.TIMEOUT_PASS)
+TIMEOUT_FORFEIT: MoveCodes = (
+    LogCode.TIMEOUT_FORFEIT_PLAY,
+    LogCode.TIMEOUT_FORFEIT_DRAW,
+    LogCode.TIMEOUT_FORFEIT_PASS,
+)
+
+MoveName = Literal["play", "draw", "pass"]
+Action = Literal["play", "draw", "pass", "leave", "hand_over", "timeout"]
+_MOVE_NAMES: tuple[MoveName, MoveName, MoveName] = ("play", "draw", "pass")
+
+#: the move (0 play, 1 draw, 2 pass) of each code that records one
+KIND: dict[int, int] = {
+    code: kind for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT) for kind, code in enumerate(codes)
+}
+#: the codes of the tiles laid (the board is the plays of the current hand's log)
+PLAY_CODES: frozenset[int] = frozenset(codes[0] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
+#: the codes of the tiles drawn
+DRAW_CODES: frozenset[int] = frozenset(codes[1] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
+#: the codes with a seat (all but ``HAND_OVER``)
+SEATED: frozenset[int] = frozenset(LogCode) - {LogCode.HAND_OVER}
+#: every code by its value (decoding)
+BY_VALUE: tuple[LogCode, ...] = tuple(LogCode)
+#: the record's ``action`` of the codes that are not timeouts
+_ACTION: dict[int, Action] = {
+    LogCode.PLAY: "play",
+    LogCode.DRAW: "draw",
+    LogCode.PASS: "pass",
+    LogCode.LEAVE: "leave",
+    LogCode.HAND_OVER: "hand_over",
+}
+_FORFEIT: frozenset[int] = frozenset(TIMEOUT_FORFEIT)
+
+
+class MoveRecord(TypedDict):
+    """One move as the API shows it (keys in this order)."""
+
+    n: int
+    hand_number: int
+    seat: int | None
+    action: Action
+    move: NotRequired[MoveName]
+    forfeit: NotRequired[bool]
+    tile: NotRequired[str]
+    end: NotRequired[str | None]
+    at: int
+
+
+def record(entry: Entry, n: int, hand_number: int, names: tuple[str, ...]) -> MoveRecord:
+    """The record of log entry ``entry``, numbered ``n``, on a board with end ``names``."""
+    code, seat, tid, arm, at = entry
+    rec: dict[str, Any] = {
+        "n": n,
+        "hand_number": hand_number,
+        "seat": seat if seat >= 0 else None,
+    }
+    if code in _ACTION:
+        rec["action"] = _ACTION[code]
+    else:
+        rec["action"] = "timeout"
+        rec["move"] = _MOVE_NAMES[KIND[code]]
+        if code in _FORFEIT:
+            rec["forfeit"] = True
+    if tid >= 0:
+        rec["tile"] = TEXT[tid]
+    if code in PLAY_CODES:
+        rec["end"] = None if arm < 0 else names[arm]
+    rec["at"] = at
+    # built key by key, in the API's key order ("at" last): a TypedDict literal would need every
+    # required key at once, and cast() would cost a call per record
+    return rec  # type: ignore[return-value]
+
+
+def held(m: "Match") -> list[MoveRecord]:
+    """Every move the match holds (the previous hand's, then the current hand's), full."""
+    names = m.layout.names
+    n = m.first_held_n
+    out = []
+    cur = m.hand_number
+    for e in m.prev_log:
+        out.append(record(e, n, cur - 1, names))
+        n += 1
+    for e in m.log:
+        out.append(record(e, n, cur, names))
+        n += 1
+    return out
+
+
+def moves(m: "Match", viewer: int | None, after: int = 0) -> list[MoveRecord]:
+    """Held moves numbered above ``after`` as ``viewer`` may see them (None: the public)."""
+    return [redact_move(rec, viewer) for rec in held(m) if rec["n"] > after]
+
+
+def previous_hand_moves(m: "Match") -> list[MoveRecord]:
+    """Full records (drawn tiles included) of the previous hand, for the caller's archive."""
+    return held(m)[: len(m.prev_log)]
+
+
+_Record = TypeVar("_Record", MoveRecord, dict[str, Any])
+
+
+def redact_move(record: _Record, viewer: int | None) -> _Record:
+    """A move record as ``viewer`` may see it: a drawn tile only for its drawer (a copy without
+    ``tile`` for anyone else; the record itself when nothing is hidden)."""
+    if (
+        "tile" in record
+        and record["seat"] != viewer
+        and (record["action"] == "draw" or record.get("move") == "draw")
+    ):
+        record = record.copy()
+        del record["tile"]
+    return record
+
+
+__all__ = [
+    "DRAW_CODES",
+    "KIND",
+    "OWN",
+    "PLAY_CODES",
+    "SEATED",
+    "TIMEOUT",
+    "TIMEOUT_FORFEIT",
+    "Entry",
+    "LogCode",
+    "MoveCodes",
+    "MoveRecord",
+    "held",
+    "moves",
+    "previous_hand_moves",
+    "record",
+    "redact_move",
+]

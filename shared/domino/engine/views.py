@@ -1,0 +1,215 @@
+"""The engine's JSON views of a match: what a seat (or the public) may see of it.
+
+Formats live beside the match, not in it (as python-chess keeps ``pgn`` and ``svg`` apart from the
+board): these functions read a ``Match`` and build the dicts of API.md's game view. ``Match.view``,
+``Match.board_view``, ``Match.last_hand`` and ``Match.result`` call them.
+
+Hidden information stays hidden: another seat's hand, the boneyard's order and the seed are never
+in a view; every hand is revealed in ``last_hand`` once the hand is over.
+"""
+
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
+
+from .errors import InvalidInput
+from .moves import PlayJson
+from .outcome import HandEnd
+from .tiles import TEXT, show_mask
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+class BoardTile(TypedDict):
+    """A tile on the board, in play order; ``end`` None for the first tile."""
+
+    tile: str
+    seat: int
+    end: str | None
+
+
+class BoardEnd(TypedDict):
+    """An end of the board and the number a tile laid there must match."""
+
+    end: str
+    pips: int
+
+
+class BoardView(TypedDict):
+    """The board: its tiles in play order, its ends (none while it is empty)."""
+
+    tiles: list[BoardTile]
+    ends: list[BoardEnd]
+
+
+class LastHandView(TypedDict):
+    """The last finished hand, every hand revealed (the match ``result`` once it is over)."""
+
+    hand_number: int
+    reason: Literal["domino", "closed"]
+    winners: list[int]
+    #: per seat (the seat as a string): the score change of the hand
+    points: dict[str, int]
+    #: per seat (the seat as a string): the tiles left
+    hands: dict[str, list[str]]
+    match_over: bool
+    match_winners: list[int]
+    #: the match ended in a draw (only then)
+    draw: NotRequired[bool]
+    #: seats that forfeited (only once the match is over, and only if any did)
+    forfeits: NotRequired[list[int]]
+
+
+class SeatStats(TypedDict):
+    """What everyone may see of a seat."""
+
+    seat: int
+    team: int | None
+    tiles: int
+    score: int
+    chips: int | None
+
+
+class YouView(TypedDict):
+    """What only the asking seat sees: its hand, and its choices when it is on turn."""
+
+    seat: int
+    hand: list[str]
+    legal: list[PlayJson]
+    can_draw: bool
+    can_pass: bool
+    #: the tile the seat just drew (the engine leaves it None; the caller fills it in)
+    drawn: str | None
+
+
+class MatchView(TypedDict):
+    """The engine's part of the game view (``you`` only for a seat)."""
+
+    hand_number: int
+    opener: int
+    turn: int | None
+    reshuffles: int
+    pot: int | None
+    board: BoardView
+    boneyard: int
+    drawable: int
+    last_hand: LastHandView | None
+    result: LastHandView | None
+    seat_stats: list[SeatStats]
+    you: NotRequired[YouView]
+
+
+_REASON: dict[HandEnd, Literal["domino", "closed"]] = {
+    HandEnd.DOMINO: "domino",
+    HandEnd.CLOSED: "closed",
+}
+
+
+def last_hand(m: "Match") -> LastHandView | None:
+    """The last finished hand (every hand revealed), or None before the first one ends."""
+    ended = m._ended
+    if ended is None:
+        return None
+    number, end, winners, points, hands, _ = ended
+    n = m.players
+    over = m.status == "finished"
+    out: LastHandView = {
+        "hand_number": number,
+        "reason": _REASON[end],
+        "winners": list(winners),
+        "points": {str(s): points[s] for s in range(n)},
+        "hands": {str(s): show_mask(hands[s]) for s in range(n)},
+        "match_over": over,
+        "match_winners": list(m.match_winners_) if over else [],
+    }
+    if over:
+        if m.is_draw:
+            out["draw"] = True
+        if m.forfeits:
+            out["forfeits"] = sorted(m.forfeits)
+    return out
+
+
+def result(m: "Match") -> LastHandView | None:
+    """The match result (the final ``last_hand``), or None while the match goes on."""
+    return last_hand(m) if m.status == "finished" else None
+
+
+def board_view(m: "Match") -> BoardView:
+    """The board's tiles in play order and its open ends."""
+    layout = m.layout
+    names = layout.names
+    tiles: list[BoardTile] = [
+        {"tile": TEXT[t], "seat": s, "end": None if a < 0 else names[a]} for t, s, a in m.board
+    ]
+    ends: list[BoardEnd] = (
+        [{"end": names[i], "pips": m.ends[i]} for i in layout.shown(m.open_arms)]
+        if m.open_arms
+        else []
+    )
+    return {"tiles": tiles, "ends": ends}
+
+
+def legal_json(m: "Match") -> list[PlayJson]:
+    """The legal plays of the seat on turn, as ``{"tile", "end"}`` objects."""
+    return [p.to_json() for p in m.legal_moves()]
+
+
+def view(m: "Match", seat: int | None) -> MatchView:
+    """The engine's part of the game view for ``seat`` (None: the public view, no ``you``)."""
+    r = m.rules
+    playing = m.status == "playing"
+    last = last_hand(m)
+    teams = m.team_of
+    stake = r.stake is not None
+    chips = m.chips
+    out: MatchView = {
+        "hand_number": m.hand_number,
+        "opener": m.opener,
+        "turn": m.turn if playing else None,
+        "reshuffles": m.reshuffles,
+        "pot": m.pot if stake else None,
+        "board": board_view(m),
+        "boneyard": len(m.boneyard),
+        "drawable": m.drawable(),
+        "last_hand": last,
+        "result": last if not playing else None,
+        "seat_stats": [
+            {
+                "seat": s,
+                "team": teams[s],
+                "tiles": m.hands[s].bit_count(),
+                "score": m.scores[s],
+                "chips": chips[s] if stake and chips else None,
+            }
+            for s in range(m.players)
+        ],
+    }
+    if seat is not None:
+        if not isinstance(seat, int) or not 0 <= seat < m.players:
+            raise InvalidInput("no such seat")
+        mine = playing and m.turn == seat
+        out["you"] = {
+            "seat": seat,
+            "hand": show_mask(m.hands[seat]),
+            "legal": legal_json(m) if mine else [],
+            "can_draw": m.can_draw() if mine else False,
+            "can_pass": m.can_pass() if mine else False,
+            "drawn": None,
+        }
+    return out
+
+
+__all__ = [
+    "BoardEnd",
+    "BoardTile",
+    "BoardView",
+    "LastHandView",
+    "MatchView",
+    "SeatStats",
+    "YouView",
+    "board_view",
+    "last_hand",
+    "legal_json",
+    "result",
+    "view",
+]
