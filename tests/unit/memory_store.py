@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from domino.store.cursors import OPEN_CURSOR, decode_cursor, encode_cursor
@@ -186,4 +185,4 @@ class MemoryInbox:
 
     def mark_pushed(self, note: Note) -> None:
         with self.lock:
-            self.notes[note.player, note.id] = replace(note, pushed=True)
+            self.notes[note.player, note.id] = note._replace(pushed=True)

@@ -14,9 +14,8 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -46,11 +45,9 @@ from domino.api.models import parse_if_match
 from domino.api.settings import settings
 from domino.engine import PRESETS
 from domino.service.games import GameService
-from domino.service.inbox import InboxQueries, Notifier
 from domino.service.values import Caller, GameSeen, Page
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import throttled
-from domino.store.inbox import DynamoInbox
 from domino.store.table import Table
 
 __all__ = [
@@ -74,6 +71,9 @@ __all__ = [
     "tagged",
 ]
 
+if TYPE_CHECKING:
+    from domino.service.inbox import InboxQueries, Notifier
+
 logger = Logger(service="domino")
 metrics = Metrics(namespace="Domino", service="domino")
 
@@ -83,8 +83,7 @@ IDEMPOTENCY_SECONDS = 24 * 3600
 Parsed = TypeVar("Parsed")
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
+class Reply(NamedTuple):
     """A successful answer: what the idempotency record keeps and a replay returns."""
 
     status: int
@@ -108,13 +107,22 @@ def service() -> GameService:
     return GameService(DynamoGameStore(table()), dev_mode=settings().dev_mode)
 
 
+# The inbox's modules load only in the functions that use them (cold starts of the others).
+
+
 @lru_cache(maxsize=1)
 def inbox() -> InboxQueries:
+    from domino.service.inbox import InboxQueries
+    from domino.store.inbox import DynamoInbox
+
     return InboxQueries(DynamoInbox(table()))
 
 
 @lru_cache(maxsize=1)
 def notifier() -> Notifier:
+    from domino.service.inbox import Notifier
+    from domino.store.inbox import DynamoInbox
+
     return Notifier(DynamoInbox(table()))
 
 

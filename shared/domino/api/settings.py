@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 #: the local runtime's table names (template.yaml's logical ids), used only in dev mode
 DEV_TABLE_NAME = "GameTable"
@@ -23,8 +23,7 @@ class ConfigurationError(RuntimeError):
     """The environment lacks what a function needs: it must not start."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(NamedTuple):
     table_name: str
     idempotency_table: str
     dev_mode: bool

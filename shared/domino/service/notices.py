@@ -12,8 +12,7 @@ Pure: the same images give the same notices, in a fixed order, whatever delivers
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from domino.engine import decode
 from domino.store.records import GameRecord
@@ -32,8 +31,7 @@ NOTICE_TYPES: tuple[NoticeType, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Notice:
+class Notice(NamedTuple):
     """One notification: ``player`` is told ``type`` about ``game`` at ``version`` (the change's
     time ``at``); ``detail`` is what its text says beyond that (a name, a hand number)."""
 

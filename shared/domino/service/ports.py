@@ -4,10 +4,12 @@ cases on in-memory ones (tests/unit/memory_store.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from domino.store.inbox import Note
 from domino.store.records import GameRecord
+
+if TYPE_CHECKING:
+    from domino.store.inbox import Note
 
 
 class GameStore(Protocol):

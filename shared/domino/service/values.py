@@ -5,16 +5,14 @@ The HTTP edge builds these from requests (bodies, headers, claims); nothing here
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 BotLevel = Literal["random", "greedy", "strategist"]
 OnTimeout = Literal["auto", "forfeit"]
 MoveKind = Literal["play", "draw", "pass"]
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
+class Caller(NamedTuple):
     """Who is asking: the player id (a token's ``sub``), the display name, and the token's
     ``locale`` claim if it has one (the language of texts when no device says otherwise)."""
 
@@ -23,8 +21,7 @@ class Caller:
     locale: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class NewGame:
+class NewGame(NamedTuple):
     """Create a game: the creator takes seat 0, ``bots`` computer players take the last seats."""
 
     preset: str
@@ -40,16 +37,14 @@ class NewGame:
     seed: int | None = None  # dev mode: repeatable shuffles
 
 
-@dataclass(frozen=True, slots=True)
-class TakeSeat:
+class TakeSeat(NamedTuple):
     """Join a waiting game: a given seat or the first open one, with a name at the table."""
 
     seat: int | None = None
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MakeMove:
+class MakeMove(NamedTuple):
     """Play ``tile`` (its text, read against the game's set) on ``end``, draw, or pass."""
 
     kind: MoveKind
@@ -61,23 +56,20 @@ DRAW_TILE = MakeMove("draw")
 PASS_TURN = MakeMove("pass")
 
 
-@dataclass(frozen=True, slots=True)
-class LeaveSeat:
+class LeaveSeat(NamedTuple):
     """Leave a game: before the deal the seat is freed, during play a bot takes it."""
 
 
 LEAVE = LeaveSeat()
 
 
-@dataclass(frozen=True, slots=True)
-class MarkRead:
+class MarkRead(NamedTuple):
     """The notification ``until`` and every older one are read."""
 
     until: str
 
 
-@dataclass(frozen=True, slots=True)
-class GameSeen:
+class GameSeen(NamedTuple):
     """A game as one caller may see it: its id, version and the caller's view (API.md)."""
 
     game_id: str
@@ -85,8 +77,7 @@ class GameSeen:
     view: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
+class Page(NamedTuple):
     """One page of a list and the cursor of the next (None on the last)."""
 
     items: list[dict[str, Any]]

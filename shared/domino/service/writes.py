@@ -11,8 +11,7 @@ attributes, and saves with ``version = :expected``. On a lost race without an ex
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domino.engine import Match, choose_move, encode
 from domino.service.errors import AlreadyJoined, Conflict, GameNotFound, NotAPlayer, VersionMismatch
@@ -28,8 +27,7 @@ MAX_BOT_PLIES = 5000  # a whole match of bots after every human forfeited stays 
 DroppedHand = tuple[int, list[dict[str, Any]]]
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(NamedTuple):
     """What a change asks of the save besides the game item, and what its caller sees."""
 
     join: str | None = None  # a player whose membership item the save writes

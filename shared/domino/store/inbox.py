@@ -14,8 +14,7 @@ every older one are read, and ``unread`` counts the ids above it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from botocore.exceptions import ClientError
 
@@ -33,8 +32,7 @@ NOTE_CURSOR = ("s",)
 NOTE_ID = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ#[A-Za-z0-9_-]{1,64}#\d{10}#[a-z_]{1,20}")
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(NamedTuple):
     """A stored notification."""
 
     player: str
