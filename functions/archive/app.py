@@ -8,17 +8,8 @@ deleted (its TTL expired), its archived hands and its players' membership items 
 Failed records are reported one by one and retried.
 """
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.batch import (
-    BatchProcessor,
-    EventType,
-    process_partial_response,
-)
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import count, entry_point, service
-
-processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+from domino.api.http import count, service, stream_consumer
 
 
 def on_change(record: DynamoDBRecord) -> None:
@@ -30,10 +21,4 @@ def on_change(record: DynamoDBRecord) -> None:
         count("hands_archived")
 
 
-def consume(event: dict[str, Any], context: Any) -> Any:
-    return process_partial_response(
-        event=event, record_handler=on_change, processor=processor, context=context
-    )
-
-
-handler = entry_point(consume, records_metrics=True)
+handler = stream_consumer(on_change)

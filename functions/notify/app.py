@@ -1,22 +1,13 @@
 """DynamoDB stream: every change of a game item tells the players it concerns (API.md
 "Notifications"): an inbox item each, written once per (player, game, version, type).
 
-The event source's filter delivers game items' inserts and modifications only. Records are
-handled in order, one by one; a failed record is reported (partial batch failure) and the
-stream retries from it, so a game's notifications keep their version order.
+The event source's filter delivers game items' modifications only. Records are handled in
+order, one by one; a failed record is reported (partial batch failure) and the stream retries
+from it, so a game's notifications keep their version order.
 """
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.batch import (
-    BatchProcessor,
-    EventType,
-    process_partial_response,
-)
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import count, entry_point, notifier
-
-processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+from domino.api.http import count, notifier, stream_consumer
 
 
 def on_change(record: DynamoDBRecord) -> None:
@@ -24,10 +15,4 @@ def on_change(record: DynamoDBRecord) -> None:
     count("notifications", notifier().on_change(change.get("OldImage"), change.get("NewImage")))
 
 
-def consume(event: dict[str, Any], context: Any) -> Any:
-    return process_partial_response(
-        event=event, record_handler=on_change, processor=processor, context=context
-    )
-
-
-handler = entry_point(consume, records_metrics=True)
+handler = stream_consumer(on_change)

@@ -68,10 +68,15 @@ __all__ = [
     "respond_page",
     "seen",
     "service",
+    "stream_consumer",
     "tagged",
 ]
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import (
+        DynamoDBRecord,
+    )
+
     from domino.service.inbox import InboxQueries, Notifier
 
 logger = Logger(service="domino")
@@ -272,6 +277,29 @@ def mutate(
 
 
 # ---------------------------------------------------------------------- the entry point
+
+
+def stream_consumer(
+    on_record: Callable[[DynamoDBRecord], None],
+) -> Callable[[dict[str, Any], Any], Any]:
+    """The Lambda entry point of a DynamoDB stream function: Powertools' batch processing calls
+    ``on_record`` for each record in order and reports the failed ones (ReportBatchItemFailures),
+    from which the stream retries; through ``entry_point``, with metrics."""
+    # the batch utility loads only in stream functions (the API functions' cold starts)
+    from aws_lambda_powertools.utilities.batch import (
+        BatchProcessor,
+        EventType,
+        process_partial_response,
+    )
+
+    processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+
+    def consume(event: dict[str, Any], context: Any) -> Any:
+        return process_partial_response(
+            event=event, record_handler=on_record, processor=processor, context=context
+        )
+
+    return entry_point(consume, records_metrics=True)
 
 
 def lambda_handler(
