@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 
-def _typed(value: dict[str, Any]) -> dict[str, Any]:
+def _as_lambda_json(value: dict[str, Any]) -> dict[str, Any]:
     """A typed attribute value as Lambda's JSON has it: binaries base64, maps/lists recursed."""
     out: dict[str, Any] = {}
     for kind, inner in value.items():
@@ -18,14 +18,14 @@ def _typed(value: dict[str, Any]) -> dict[str, Any]:
         elif kind == "M":
             out[kind] = _image(inner)
         elif kind == "L":
-            out[kind] = [_typed(item) for item in inner]
+            out[kind] = [_as_lambda_json(item) for item in inner]
         else:
             out[kind] = inner  # S, N (a string), SS, NS, BOOL, NULL
     return out
 
 
 def _image(image: dict[str, Any]) -> dict[str, Any]:
-    return {name: _typed(value) for name, value in image.items()}
+    return {name: _as_lambda_json(value) for name, value in image.items()}
 
 
 def lambda_record(raw: dict[str, Any], stream_arn: str, region: str) -> dict[str, Any]:
