@@ -29,9 +29,10 @@ from domino.limits import MAX_BODY_BYTES
 
 from local import ddb, tokens
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
-from local.environment import local_environment
+from local.environment import DevClock, local_environment
 from local.invoke import http_event
 from local.paths import local_dir
+from local.schedules import ScheduleSource, run_now, schedule_sources, start_schedules
 from local.streams import StreamPump, StreamSource, stream_sources
 from local.tables import ensure_tables
 from local.template import Template
@@ -41,6 +42,9 @@ from local.template import Template
 # module; the runtime imports nothing else of the handlers' code.
 MAX_BODY = MAX_BODY_BYTES
 DEV_TOKEN_PATH = "/dev/token"
+DEV_CLOCK_PATH = "/dev/clock"
+DEV_SWEEP_PATH = "/dev/sweep"
+MAX_CLOCK_ADVANCE = 10 * 365 * 24 * 3600
 MAX_LINE = 65536  # a chunk-size or trailer line, as http.server bounds the request line
 LINGER_SECONDS, LINGER_BYTES = 2.0, 1 << 20  # what is read and dropped before a close
 CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
@@ -90,12 +94,19 @@ class LocalRuntime(ThreadingHTTPServer):
         secret: bytes,
         containers: Containers,
         quiet: bool = False,
+        clock: DevClock | None = None,
+        schedules: list[ScheduleSource] | None = None,
     ) -> None:
         super().__init__(address, RequestHandler)
         self.template = template
         self.secret = secret
         self.containers = containers
         self.quiet = quiet
+        self.clock = clock
+        self.schedules = schedules or []
+
+    def run_schedule(self, source: ScheduleSource, event: dict[str, Any]) -> Any:
+        return self.containers.invoke(source.code_uri, source.handler, source.function, event)
 
 
 class RequestHandler(BaseHTTPRequestHandler):
@@ -223,6 +234,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         if split.path == DEV_TOKEN_PATH:
             self.dev_token(method, body)
             return
+        if split.path in (DEV_CLOCK_PATH, DEV_SWEEP_PATH):
+            (self.dev_clock if split.path == DEV_CLOCK_PATH else self.dev_sweep)(method, body)
+            return
         found = self.server.template.find_route(method, split.path)
         if found is None:
             self.fail(404, "not_found", f"No route for {method} {split.path}.")
@@ -285,6 +299,49 @@ class RequestHandler(BaseHTTPRequestHandler):
         else:
             payload = raw.encode() if isinstance(raw, str) else json.dumps(raw).encode()
         self.send(int(result["statusCode"]), payload, headers, result.get("cookies"))
+
+    def dev_clock(self, method: str, body: bytes) -> None:
+        """``GET /dev/clock``: the handlers' clock; ``POST {"advance": seconds}`` moves it on
+        (turn deadlines are reached without waiting; it never goes back)."""
+        clock = self.server.clock
+        if clock is None or method not in ("GET", "POST"):
+            self.fail(404, "not_found", f"No route for {method} {DEV_CLOCK_PATH}.")
+            return
+        if method == "POST":
+            try:
+                request = json.loads(body or b"{}")
+            except (ValueError, RecursionError):
+                self.fail(400, "invalid_request", "The body is not valid JSON.")
+                return
+            advance = request.get("advance") if isinstance(request, dict) else None
+            if (
+                not isinstance(advance, int | float)
+                or isinstance(advance, bool)
+                or not 0 <= advance <= MAX_CLOCK_ADVANCE
+            ):
+                self.fail(
+                    400,
+                    "invalid_request",
+                    f'The body is {{"advance": seconds}}, 0 to {MAX_CLOCK_ADVANCE}.',
+                )
+                return
+            clock.advance(float(advance))
+        self.send(200, json.dumps(clock.describe()).encode())
+
+    def dev_sweep(self, method: str, _body: bytes) -> None:
+        """``POST /dev/sweep``: every scheduled function runs once, now (their results)."""
+        if method != "POST":
+            self.fail(404, "not_found", f"No route for {method} {DEV_SWEEP_PATH}.")
+            return
+        results = {}
+        for source in self.server.schedules:
+            try:
+                results[source.function] = run_now(source, self.server.run_schedule)
+            except InvocationFailed as err:
+                sys.stderr.write(f"{source.function} failed:\n{err}\n")
+                self.fail(500, "internal", f"{source.function} failed.")
+                return
+        self.send(200, json.dumps(results).encode())
 
     def dev_token(self, method: str, body: bytes) -> None:
         if method != "POST":
@@ -408,17 +465,26 @@ def main(argv: list[str] | None = None) -> int:
     streams: threading.Thread | None = None
     try:
         ensure_tables(endpoint, template)
-        env = local_environment(template, endpoint)
+        clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
+        env = local_environment(template, endpoint, clock.path)
         os.environ.update(env)
         sources = stream_sources(template)
+        schedules = schedule_sources(template)
         handlers = sorted(
             {(str(r.code_uri), r.handler) for r in template.routes}
             | {(str(s.code_uri), s.handler) for s in sources}
+            | {(str(s.code_uri), s.handler) for s in schedules}
         )
         containers = Containers(args.workers, env, handlers)
         containers.warm()
         httpd = LocalRuntime(
-            (args.host, args.port), template, tokens.load_secret(), containers, args.quiet
+            (args.host, args.port),
+            template,
+            tokens.load_secret(),
+            containers,
+            args.quiet,
+            clock,
+            schedules,
         )
 
         def shutdown(signum: int, _frame: Any) -> None:
@@ -429,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()
         streams = start_streams(template, sources, endpoint, containers, stop)
+        start_schedules(schedules, httpd.run_schedule, stop)
         kind = database.kind if database else "existing DynamoDB"
         print(
             f"domino local runtime on http://{args.host}:{args.port} "

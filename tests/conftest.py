@@ -35,12 +35,25 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def ddb_endpoint() -> Iterator[str]:
-    """DynamoDB Local in memory on a free port, with the template's tables; env points at it."""
+def dev_clock(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The handlers' clock (dev mode): ``dev_clock.advance(seconds)`` moves it on."""
+    from local.environment import DevClock
+
+    return DevClock(tmp_path_factory.mktemp("clock") / "offset")
+
+
+@pytest.fixture(scope="session")
+def ddb_endpoint(dev_clock: Any) -> Iterator[str]:
+    """DynamoDB Local in memory on a free port, with the template's tables; env points at it,
+    the handlers' clock at ``dev_clock``."""
     from local.harness import local_database
 
-    fake = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
-    with local_database(env=fake) as endpoint:
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "DOMINO_DEV_CLOCK": str(dev_clock.path),
+    }
+    with local_database(env=env) as endpoint:
         yield endpoint
 
 

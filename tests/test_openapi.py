@@ -28,7 +28,12 @@ from local.template import Template
 REPO = Path(__file__).resolve().parents[1]
 SPEC_PATH = REPO / "docs" / "openapi.yaml"
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
-DEV_ROUTES = {("POST", "/dev/token")}
+DEV_ROUTES = {
+    ("POST", "/dev/token"),
+    ("GET", "/dev/clock"),
+    ("POST", "/dev/clock"),
+    ("POST", "/dev/sweep"),
+}
 AT = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 

@@ -120,6 +120,25 @@ class MemoryGameStore:
                     gone += 1
             return gone
 
+    # ------------------------------------------------------------------ deadlines
+
+    def due_games(self, now: int, limit: int) -> list[str]:
+        with self.lock:
+            due = sorted(
+                (i["due"], i["pk"]) for i in self.items.values() if i.get("due", now + 1) <= now
+            )
+        return [pk.removeprefix("GAME#") for _, pk in due[:limit]]
+
+    def mark_reminded(self, record: GameRecord, at: int) -> bool:
+        with self.lock:
+            item = self.items.get(record.id)
+            if item is None or item["version"] != record.version or item["status"] != "playing":
+                return False
+            new = {**item, "reminded": record.version, "reminded_at": at, "due": record.deadline}
+            self.stream.append((item, new))
+            self.items[record.id] = new
+            return True
+
     # ------------------------------------------------------------------ listings
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:

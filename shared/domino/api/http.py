@@ -13,6 +13,7 @@ import contextvars
 import hashlib
 import json
 import re
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -109,7 +110,22 @@ def table() -> Table:
 
 @lru_cache(maxsize=1)
 def service() -> GameService:
-    return GameService(DynamoGameStore(table()), dev_mode=settings().dev_mode)
+    config = settings()
+    clock = offset_clock(config.dev_clock_file) if config.dev_clock_file else time.time
+    return GameService(DynamoGameStore(table()), dev_mode=config.dev_mode, clock=clock)
+
+
+def offset_clock(path: str) -> Callable[[], float]:
+    """Dev mode's clock: the system's plus the seconds the file holds (0 while it is absent)."""
+
+    def now() -> float:
+        try:
+            with open(path) as file:
+                return time.time() + float(file.read().strip() or 0)
+        except (OSError, ValueError):
+            return time.time()
+
+    return now
 
 
 # The inbox's modules load only in the functions that use them (cold starts of the others).

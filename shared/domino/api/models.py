@@ -191,7 +191,7 @@ class CreateGame(Request[NewGame]):
         "bots": (whole(0, 9), 0),
         "bot_level": (one_of("random", "greedy", "strategist"), "strategist"),
         "name": (optional(text(1, MAX_NAME)), None),
-        "turn_timeout_hours": (optional(cs.float_schema(gt=0, le=24 * 30)), None),
+        "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),
         "private": (cs.bool_schema(), False),
         "deal": (optional(Deal.schema()), None),

@@ -4,7 +4,8 @@ template.yaml declares ``TABLE_NAME``, ``IDEMPOTENCY_TABLE``, ``DEV_MODE`` and
 ``POWERTOOLS_TRACE_DISABLED`` for every function. Outside dev mode a missing table name is a
 startup error (a function must never write to a table it guessed). The rest are switches the
 tests and benchmarks turn: Powertools' ``POWERTOOLS_METRICS_DISABLED`` and
-``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed).
+``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed), and in dev
+mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class Settings(NamedTuple):
     metrics_enabled: bool
     tracing_enabled: bool
     track_capacity: bool
+    #: dev mode only: a file holding seconds to add to the clock (the local runtime advances
+    #: time with it: POST /dev/clock), so that tests reach turn deadlines without sleeping
+    dev_clock_file: str | None
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -58,6 +62,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         metrics_enabled=not _flag(env, "POWERTOOLS_METRICS_DISABLED", False),
         tracing_enabled=not _flag(env, "POWERTOOLS_TRACE_DISABLED", False),
         track_capacity=_flag(env, "DOMINO_TRACK_CAPACITY", False),
+        dev_clock_file=(env.get("DOMINO_DEV_CLOCK") or None) if dev_mode else None,
     )
 
 

@@ -24,7 +24,7 @@ from domino.engine import (
     validate_move,
 )
 from domino.service.errors import AlreadyJoined, DevOnly, GameFull, SeatTaken
-from domino.service.game import Game, load_game, now
+from domino.service.game import Clock, Game, load_game, system_clock
 from domino.service.ports import GameStore
 from domino.service.values import Caller, GameSeen, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
@@ -32,10 +32,10 @@ from domino.store.records import GameRecord, Seat
 
 
 class GameCommands:
-    def __init__(self, store: GameStore, *, dev_mode: bool) -> None:
+    def __init__(self, store: GameStore, *, dev_mode: bool, clock: Clock = system_clock) -> None:
         self.store = store
         self.dev_mode = dev_mode
-        self.writes = WritePath(store)
+        self.writes = WritePath(store, clock)
 
     def create(self, caller: Caller, command: NewGame) -> GameSeen:
         if (command.deal is not None or command.seed is not None) and not self.dev_mode:
@@ -45,7 +45,7 @@ class GameCommands:
         rules = resolve_rules(command.preset, players, overrides or None)
         if command.bots >= players:
             raise InvalidInput("bots must leave at least one seat for a person.")
-        at = now()
+        at = int(self.writes.clock())
         seats = [Seat(caller.player, command.name or caller.name)]
         seats += [Seat(None, None) for _ in range(players - 1 - command.bots)]
         seats += [Seat(None, f"Bot {i + 1}", command.bot_level) for i in range(command.bots)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -21,8 +22,12 @@ from domino.store.records import GameRecord
 GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{8,{MAX_GAME_ID}}}")
 
 
-def now() -> int:
-    return int(time.time())
+#: what tells the use cases the time (epoch seconds); the local runtime's can be advanced
+Clock = Callable[[], float]
+
+
+def system_clock() -> float:
+    return time.time()
 
 
 @lru_cache(maxsize=256)

@@ -3,7 +3,8 @@
 API.md "Notifications": ``player_joined`` to the seated players already there; ``game_started``
 to the seated players when the deal is made; ``your_turn`` to the person whose turn it now is;
 ``hand_over`` to the seated players when a hand ends and the match goes on, ``game_over`` (not
-``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for. Nobody is
+``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for;
+``reminder`` to the player on turn when the sweeper marks the game at 80 % of their time. Nobody is
 told of what they did themselves (the answer to their request told them). A seated player is a
 person playing a seat: one who left during play (a bot plays for them) hears nothing more.
 
@@ -56,8 +57,16 @@ def _hand_number(record: GameRecord) -> int:
 def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     """The notifications the change from ``old`` to ``new`` sends (none for a creation: only the
     creator is there, and they made it)."""
-    if old is None or new.version <= old.version:
-        return []  # a creation, or a write that is no change of the game (a redelivery)
+    if old is None:
+        return []  # a creation
+    if new.version == old.version:  # no change of the game: only the sweeper's reminder mark
+        reminded = new.reminded == new.version and old.reminded != new.version
+        if reminded and new.turn_player is not None and new.status == "playing":
+            at = new.reminded_at or new.updated_at
+            return [Notice(new.turn_player, "reminder", new.id, new.version, at, new.preset)]
+        return []
+    if new.version < old.version:
+        return []
     actor = new.actor
 
     def notice(player: str, kind: NoticeType, detail: str | None = None) -> Notice:

@@ -43,6 +43,15 @@ class GameStore(Protocol):
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]: ...
 
+    def due_games(self, now: int, limit: int) -> list[str]:
+        """Ids of the games the sweeper must look at by ``now`` (most overdue first)."""
+        ...
+
+    def mark_reminded(self, record: GameRecord, at: int) -> bool:
+        """Note that ``record``'s player on turn was reminded at ``at``, if the game is still at
+        ``record.version`` (False: it has moved on; no reminder is due for that turn)."""
+        ...
+
     def player_games(
         self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
     ) -> tuple[list[GameRecord], str | None]: ...

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from domino.engine import Match, choose_move, encode
 from domino.service.errors import AlreadyJoined, Conflict, GameNotFound, NotAPlayer, VersionMismatch
-from domino.service.game import Game, now
+from domino.service.game import Clock, Game, system_clock
 from domino.service.ports import GameStore
 from domino.service.values import Caller, GameSeen
 from domino.store.errors import AlreadyMember, VersionConflict
@@ -33,6 +33,8 @@ class Effect(NamedTuple):
     join: str | None = None  # a player whose membership item the save writes
     unjoin: str | None = None  # a player whose membership item the save deletes
     drawn: str | None = None  # the tile drawn (shown to the drawer only)
+    actor: str | None = None  # who the change is stamped as made by (default: the caller)
+    cause: str | None = None  # "timeout": the sweeper moved for ``actor``
 
 
 NO_EFFECT = Effect()
@@ -42,8 +44,9 @@ Change = Callable[[Game, int], Effect]
 
 
 class WritePath:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, clock: Clock = system_clock) -> None:
         self.store = store
+        self.clock = clock
 
     def write(
         self,
@@ -66,11 +69,11 @@ class WritePath:
             if expected_version is not None and expected_version != record.version:
                 raise VersionMismatch(game.seen_by(caller.player), expected_version)
             expected = record.version
-            at = max(now(), record.updated_at)
+            at = max(int(self.clock()), record.updated_at)
             before = game.match.copy() if game.match else None
             effect = change(game, at)
             dropped = dropped_hand(before, game.match) + run_bots(game, at)
-            finish(game, before, expected, at, caller.player)
+            finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
             try:
                 for hand_number, hand_moves in never_stored_as_previous(before, dropped):
                     self.store.archive_moves(record.id, hand_number, hand_moves)
@@ -131,6 +134,7 @@ def finish(
     """Version, status, timestamps, who caused the change and the indexed attributes."""
     record, match = game.record, game.match
     record.actor, record.cause = actor, cause
+    record.reminded = record.reminded_at = None  # a reminder is of one version's turn
     changes = 1
     if match is not None and before is not None:
         changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))

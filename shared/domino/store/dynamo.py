@@ -13,6 +13,7 @@ import json
 import time
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -21,6 +22,7 @@ from domino.store.cursors import MINE_CURSOR, OPEN_CURSOR, decode_cursor, encode
 from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
+    DUE_SHARDS,
     GAME_SK,
     OPEN_LIST,
     GameRecord,
@@ -279,3 +281,51 @@ class DynamoGameStore:
             else:
                 raise Unavailable()  # never a partial list
         return records
+
+    # ------------------------------------------------------------------ deadlines
+
+    def due_games(self, now: int, limit: int) -> list[str]:
+        """Ids of the games due by ``now`` in the by_due index, most overdue first: every
+        partition queried at once (the index is spread over DUE_SHARDS partitions)."""
+
+        def shard(number: int) -> list[tuple[int, str]]:
+            items = self._query(
+                TableName=self.table_name,
+                IndexName="by_due",
+                KeyConditionExpression="due_shard = :s AND due <= :now",
+                ExpressionAttributeValues=to_attributes({":s": str(number), ":now": now}),
+            )
+            found = []
+            for item in itertools.islice(items, limit):
+                found.append((int(item["due"]["N"]), item["pk"]["S"].removeprefix("GAME#")))
+            return found
+
+        with ThreadPoolExecutor(max_workers=DUE_SHARDS) as pool:
+            due = sorted(itertools.chain.from_iterable(pool.map(shard, range(DUE_SHARDS))))
+        return [game_id for _, game_id in due[:limit]]
+
+    def mark_reminded(self, record: GameRecord, at: int) -> bool:
+        """``reminded`` = the version, if the game is still at it; the version stays, so a move
+        racing the reminder is not refused (it replaces the item, reminder mark and all)."""
+        try:
+            self._call(
+                self.client.update_item,
+                TableName=self.table_name,
+                Key=self._game_key(record.id),
+                UpdateExpression="SET reminded = :v, reminded_at = :at, due = :deadline",
+                ConditionExpression="version = :v AND #status = :playing",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues=to_attributes(
+                    {
+                        ":v": record.version,
+                        ":at": at,
+                        ":deadline": record.deadline or at,
+                        ":playing": "playing",
+                    }
+                ),
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True

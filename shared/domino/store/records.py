@@ -7,6 +7,7 @@ values by hand (boto3's resource layer costs about half a millisecond a call).
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,7 +18,9 @@ from domino.limits import MAX_GAME_ID, MAX_PLAYER_ID
 
 GAME_SK = "GAME"
 OPEN_LIST = "OPEN"
-DEADLINE_LIST = "DUE"
+#: the sweeper's index (by_due) is spread over this many partitions: one GSI partition takes
+#: about 1,000 writes a second, and a throttled index throttles the table's writes
+DUE_SHARDS = 16
 FINISHED_TTL_SECONDS = 90 * 24 * 3600  # finished and abandoned games expire after 90 days
 
 AttributeValue = dict[str, Any]
@@ -51,7 +54,10 @@ class GameRecord:
     state: bytes | None = None
     created_at: int = 0
     updated_at: int = 0
-    deadline: int | None = None
+    deadline: int | None = None  # when the turn times out (turn_timeout_hours after it began)
+    # the version whose turn the sweeper has reminded its player of (reminder at 80 %), and when
+    reminded: int | None = None
+    reminded_at: int | None = None
     turn_player: str | None = None
     # set by a write that ends a hand: the hand, now the item's previous one, whose moves the
     # stream consumer copies to their own item (functions/archive)
@@ -92,6 +98,28 @@ def game_key(game_id: str) -> str:
     if not game_id or len(game_id) > MAX_GAME_ID:
         raise InvalidInput(f"a game id is 1 to {MAX_GAME_ID} characters")
     return f"GAME#{game_id}"
+
+
+def due_shard(game_id: str) -> str:
+    """The by_due partition of a game: its id's hash spreads games evenly."""
+    return str(int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % DUE_SHARDS)
+
+
+def remind_time(record: GameRecord) -> int | None:
+    """When the player on turn is reminded: at 80 % of the turn's time."""
+    hours = record.config.get("turn_timeout_hours")
+    if record.deadline is None or not hours:
+        return None
+    return int(record.deadline - 0.2 * hours * 3600)
+
+
+def due_time(record: GameRecord) -> int | None:
+    """When the sweeper must next look at the game: the reminder, then the deadline."""
+    if record.deadline is None:
+        return None
+    if record.reminded == record.version:
+        return record.deadline
+    return remind_time(record)
 
 
 def to_attributes(item: dict[str, Any]) -> Item:
@@ -157,7 +185,13 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["open_list"] = OPEN_LIST
     if record.deadline is not None and record.status == "playing":
         item["deadline"] = record.deadline
-        item["deadline_list"] = DEADLINE_LIST
+        due = due_time(record)
+        if due is not None:  # the sweeper's index: its next look at this game
+            item["due"] = due
+            item["due_shard"] = due_shard(record.id)
+    if record.reminded is not None:
+        item["reminded"] = record.reminded
+        item["reminded_at"] = record.reminded_at or 0
     if record.status == "finished":
         item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
     if record.archive_hand is not None:
@@ -184,6 +218,8 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         # fromisoformat: strptime costs ~15 us a call, on every load
         updated_at=int(datetime.fromisoformat(updated).timestamp()) if updated else 0,
         deadline=int(item["deadline"]) if "deadline" in item else None,
+        reminded=int(item["reminded"]) if "reminded" in item else None,
+        reminded_at=int(item["reminded_at"]) if "reminded_at" in item else None,
         turn_player=item.get("turn_player"),
         archive_hand=int(item["archive"]) if "archive" in item else None,
         actor=item.get("actor"),

@@ -1,0 +1,107 @@
+"""Turn deadlines: the sweeper reminds the player on turn at 80 % of their time and, when it has
+run out, finishes their turn for them (API.md "Notifications", turn deadlines).
+
+A game with ``turn_timeout_hours`` carries ``deadline`` (when the turn times out) and, in the
+sweeper's index, ``due``: the next time the sweeper must look at it (the reminder, then the
+deadline). The sweeper asks the store for every game due by now and handles each:
+
+- the reminder marks the game item (``reminded`` = the version whose turn it is), a conditional
+  update that leaves the version alone; the notifier sees it and sends ``reminder`` once;
+- a timeout goes through the same write path as a player's move, under the same optimistic
+  locking: if the player moves first, the sweeper's change finds their new turn not due and
+  does nothing (exactly one of the two wins). ``on_timeout: auto`` plays the strategist's moves
+  for the player until their turn is over (the draws the rules require, then the play or the
+  pass), each logged as a ``timeout`` move; the seat stays theirs. ``forfeit`` does the same,
+  logged with ``forfeit: true``, records the forfeit and hands the seat to a bot.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from domino.engine import choose_move
+from domino.service.errors import GameNotFound
+from domino.service.game import Clock, Game, load_game, system_clock
+from domino.service.ports import GameStore
+from domino.service.values import Caller
+from domino.service.writes import Effect, WritePath
+from domino.store.records import Seat, remind_time
+
+#: the level whose moves a timed-out player gets (API.md: the strategist's move)
+TIMEOUT_LEVEL = "strategist"
+#: the sweeper acts for nobody: its changes are stamped with the late player as actor
+SWEEPER = Caller("", "")
+
+
+class NotDue(Exception):
+    """The game is not due any more (the player moved, or the game ended): nothing to do."""
+
+
+class SweepReport(NamedTuple):
+    due: int  # games the index listed as due
+    reminded: int
+    timed_out: int
+
+
+class Sweeper:
+    def __init__(self, store: GameStore, clock: Clock = system_clock) -> None:
+        self.store = store
+        self.clock = clock
+        self.writes = WritePath(store, clock)
+
+    def sweep(self, limit: int = 1000) -> SweepReport:
+        """Handle every game due by now (at most ``limit``, the most overdue first)."""
+        now = int(self.clock())
+        due = self.store.due_games(now, limit)
+        reminded = timed_out = 0
+        for game_id in due:
+            outcome = self.handle(game_id)
+            reminded += outcome == "reminded"
+            timed_out += outcome == "timed_out"
+        return SweepReport(len(due), reminded, timed_out)
+
+    def handle(self, game_id: str) -> str | None:
+        """Remind or time out one game if it is due: ``"reminded"``, ``"timed_out"`` or None."""
+        try:
+            game = load_game(self.store, game_id)
+        except GameNotFound:
+            return None  # expired meanwhile
+        record = game.record
+        now = int(self.clock())
+        if record.status != "playing" or record.deadline is None or record.turn_player is None:
+            return None
+        if record.deadline <= now:
+            try:
+                self.writes.write(SWEEPER, game, None, time_out)
+            except NotDue:
+                return None
+            return "timed_out"
+        remind_at = remind_time(record)
+        if record.reminded != record.version and remind_at is not None and remind_at <= now:
+            return "reminded" if self.store.mark_reminded(record, now) else None
+        return None
+
+
+def time_out(game: Game, at: int) -> Effect:
+    """The change a timeout makes: the late player's turn, finished for them."""
+    record, match = game.record, game.match
+    if (
+        match is None
+        or record.status != "playing"
+        or record.deadline is None
+        or record.deadline > at
+        or match.turn is None
+    ):
+        raise NotDue()
+    seat = match.turn
+    late = record.seats[seat]
+    if late.player is None or late.bot is not None:
+        raise NotDue()  # a bot's turn is never timed (bots move at once)
+    mode = record.config.get("on_timeout") or "auto"
+    hand = match.hand_number  # the turn ends with the hand, even if the same seat leads next
+    while match.status == "playing" and match.turn == seat and match.hand_number == hand:
+        match.timeout(seat, mode, at, choose_move(match, seat, TIMEOUT_LEVEL))
+    if mode == "forfeit":
+        level = record.config.get("bot_level") or TIMEOUT_LEVEL
+        record.seats[seat] = Seat(late.player, late.name, level)
+    return Effect(actor=late.player, cause="timeout")

@@ -1,0 +1,44 @@
+"""Turn deadlines over HTTP on the local runtime: the dev clock moves time on, the sweeper
+(its schedule, or POST /dev/sweep at once) times the late turn out, the late player hears of it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.conftest import Runtime
+from tests.e2e.test_notifications import wait_for
+
+pytestmark = pytest.mark.e2e
+
+DEAL = {
+    "hands": [
+        ["6-6", "0-1", "1-3", "2-5", "3-3", "4-5", "5-5"],
+        ["0-0", "0-2", "1-1", "1-2", "2-2", "2-3", "0-3"],
+    ]
+}
+
+
+def test_a_late_turn_is_played_for_the_player(runtime: Runtime) -> None:
+    suffix = uuid.uuid4().hex[:8]
+    ana, ben = runtime.token(f"ana{suffix}"), runtime.token(f"ben{suffix}")
+    body = {"preset": "dos-jugadores", "players": 2, "deal": DEAL, "turn_timeout_hours": 0.01}
+    status, _, game = runtime.request("POST", "/games", body, token=ana)
+    assert status == 201, game
+    status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
+    assert status == 200 and view["turn"] == 0  # ana leads 6-6 within 36 s, or else
+    status, _, clock = runtime.request("POST", "/dev/clock", {"advance": 40})
+    assert status == 200 and clock["offset"] >= 40
+    status, _, swept = runtime.request("POST", "/dev/sweep")
+    assert status == 200 and set(swept) == {"SweepFunction"}, swept
+    status, _, after = runtime.request("GET", f"/games/{game['id']}", token=ben)
+    assert after["turn"] == 1 and after["board"]["tiles"][0]["tile"] == "6-6"
+    inbox = wait_for(runtime, ana, 3)  # ben joined, the game started, her turn timed out
+    assert "timeout" in {n["type"] for n in inbox["notifications"]}
+
+
+@pytest.mark.parametrize("body", [{"advance": -1}, {"advance": "60"}, {}, [], {"advance": True}])
+def test_the_clock_only_goes_forward(runtime: Runtime, body: object) -> None:
+    status, _, answer = runtime.request("POST", "/dev/clock", body)
+    assert (status, answer["error"]["code"]) == (400, "invalid_request")
