@@ -34,7 +34,8 @@ def test_a_late_turn_is_played_for_the_player(runtime: Runtime) -> None:
     assert status == 200 and set(swept) == {"SweepFunction"}, swept
     status, _, after = runtime.request("GET", f"/games/{game['id']}", token=ben)
     assert after["turn"] == 1 and after["board"]["tiles"][0]["tile"] == "6-6"
-    inbox = wait_for(runtime, ana, 3)  # ben joined, the game started, her turn timed out
+    # ben joined, the game started, her turn, then: her turn timed out
+    inbox = wait_for(runtime, ana, 4, kind="timeout")
     assert "timeout" in {n["type"] for n in inbox["notifications"]}
 
 

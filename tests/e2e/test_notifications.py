@@ -14,13 +14,18 @@ from tests.conftest import Runtime
 pytestmark = pytest.mark.e2e
 
 
-def wait_for(rt: Runtime, token: str, count: int, within: float = 10) -> dict[str, Any]:
-    """The inbox once it holds ``count`` notifications (the stream pump polls every 0.1 s)."""
+def wait_for(
+    rt: Runtime, token: str, count: int, within: float = 10, kind: str | None = None
+) -> dict[str, Any]:
+    """The inbox once it holds ``count`` notifications, one of them of ``kind`` if given (the
+    stream pump polls every 0.1 s)."""
     deadline = time.monotonic() + within
     while True:
         status, _, body = rt.request("GET", "/me/notifications?limit=100", token=token)
         assert status == 200, body
-        if len(body["notifications"]) >= count or time.monotonic() > deadline:
+        notes = body["notifications"]
+        arrived = len(notes) >= count and (kind is None or any(n["type"] == kind for n in notes))
+        if arrived or time.monotonic() > deadline:
             return dict(body)
         time.sleep(0.1)
 
