@@ -33,6 +33,7 @@ from local.environment import DevClock, local_environment
 from local.invoke import http_event
 from local.paths import local_dir
 from local.schedules import ScheduleSource, run_now, schedule_sources, start_schedules
+from local.sns import LocalSns
 from local.streams import StreamPump, StreamSource, stream_sources
 from local.tables import ensure_tables
 from local.template import Template
@@ -44,6 +45,7 @@ MAX_BODY = MAX_BODY_BYTES
 DEV_TOKEN_PATH = "/dev/token"
 DEV_CLOCK_PATH = "/dev/clock"
 DEV_SWEEP_PATH = "/dev/sweep"
+DEV_PUSHES_PATH = "/dev/pushes"
 MAX_CLOCK_ADVANCE = 10 * 365 * 24 * 3600
 MAX_LINE = 65536  # a chunk-size or trailer line, as http.server bounds the request line
 LINGER_SECONDS, LINGER_BYTES = 2.0, 1 << 20  # what is read and dropped before a close
@@ -96,6 +98,7 @@ class LocalRuntime(ThreadingHTTPServer):
         quiet: bool = False,
         clock: DevClock | None = None,
         schedules: list[ScheduleSource] | None = None,
+        sns: LocalSns | None = None,
     ) -> None:
         super().__init__(address, RequestHandler)
         self.template = template
@@ -104,6 +107,7 @@ class LocalRuntime(ThreadingHTTPServer):
         self.quiet = quiet
         self.clock = clock
         self.schedules = schedules or []
+        self.sns = sns
 
     def run_schedule(self, source: ScheduleSource, event: dict[str, Any]) -> Any:
         return self.containers.invoke(source.code_uri, source.handler, source.function, event)
@@ -234,6 +238,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         if split.path == DEV_TOKEN_PATH:
             self.dev_token(method, body)
             return
+        if split.path == DEV_PUSHES_PATH:
+            self.dev_pushes(method)
+            return
         if split.path in (DEV_CLOCK_PATH, DEV_SWEEP_PATH):
             (self.dev_clock if split.path == DEV_CLOCK_PATH else self.dev_sweep)(method, body)
             return
@@ -327,6 +334,13 @@ class RequestHandler(BaseHTTPRequestHandler):
                 return
             clock.advance(float(advance))
         self.send(200, json.dumps(clock.describe()).encode())
+
+    def dev_pushes(self, method: str) -> None:
+        """``GET /dev/pushes``: every push that would have reached a phone, oldest first."""
+        if method != "GET" or self.server.sns is None:
+            self.fail(404, "not_found", f"No route for {method} {DEV_PUSHES_PATH}.")
+            return
+        self.send(200, json.dumps({"pushes": self.server.sns.pushes()}).encode())
 
     def dev_sweep(self, method: str, _body: bytes) -> None:
         """``POST /dev/sweep``: every scheduled function runs once, now (their results)."""
@@ -433,6 +447,17 @@ def start_streams(
     return thread
 
 
+def log_pushes(sns: LocalSns, stop: threading.Event) -> None:
+    """Say in the log what would have reached a phone (GET /dev/pushes lists it all)."""
+    seen = 0
+    while not stop.wait(0.5):
+        pushes = sns.pushes()
+        for push in pushes[seen:]:
+            text = push["default"] or ""
+            print(f"push -> {push['player']} ({push['platform']}): {text}", file=sys.stderr)
+        seen = len(pushes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m local", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -461,12 +486,14 @@ def main(argv: list[str] | None = None) -> int:
     endpoint = f"http://127.0.0.1:{args.ddb_port}"
     stop = threading.Event()
     httpd: LocalRuntime | None = None
+    sns: LocalSns | None = None
     containers: Containers | None = None
     streams: threading.Thread | None = None
     try:
         ensure_tables(endpoint, template)
         clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
-        env = local_environment(template, endpoint, clock.path)
+        sns = LocalSns()  # mobile push through boto3's SNS code path, to moto's server
+        env = {**local_environment(template, endpoint, clock.path), **sns.environment()}
         os.environ.update(env)
         sources = stream_sources(template)
         schedules = schedule_sources(template)
@@ -485,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
             args.quiet,
             clock,
             schedules,
+            sns,
         )
 
         def shutdown(signum: int, _frame: Any) -> None:
@@ -496,6 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         thread.start()
         streams = start_streams(template, sources, endpoint, containers, stop)
         start_schedules(schedules, httpd.run_schedule, stop)
+        threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()
         kind = database.kind if database else "existing DynamoDB"
         print(
             f"domino local runtime on http://{args.host}:{args.port} "
@@ -518,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
             streams.join(timeout=INVOKE_TIMEOUT_SECONDS)
         if containers is not None:
             containers.close()
+        if sns is not None:
+            sns.stop()
         if database is not None:
             database.stop()
             pidfile_for(args.ddb_port).unlink(missing_ok=True)

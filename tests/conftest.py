@@ -43,15 +43,28 @@ def dev_clock(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @pytest.fixture(scope="session")
-def ddb_endpoint(dev_clock: Any) -> Iterator[str]:
+def sns() -> Iterator[Any]:
+    """moto's SNS server with the three push platforms (local.sns), as `make run` has it."""
+    from local.sns import LocalSns
+
+    server = LocalSns()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def ddb_endpoint(dev_clock: Any, sns: Any) -> Iterator[str]:
     """DynamoDB Local in memory on a free port, with the template's tables; env points at it,
-    the handlers' clock at ``dev_clock``."""
+    the handlers' clock at ``dev_clock`` and their push at ``sns``."""
     from local.harness import local_database
 
     env = {
         "AWS_ACCESS_KEY_ID": "testing",
         "AWS_SECRET_ACCESS_KEY": "testing",
         "DOMINO_DEV_CLOCK": str(dev_clock.path),
+        **sns.environment(),
     }
     with local_database(env=env) as endpoint:
         yield endpoint

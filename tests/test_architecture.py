@@ -19,7 +19,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": {"domino.engine"},
     "store": {"domino.store", "domino.engine.errors", "domino.limits"},
     "service": {"domino.service", "domino.engine", "domino.store", "domino.limits"},
-    "api": {"domino.api", "domino.service", "domino.engine", "domino.store", "domino.limits"},
+    "notify": {"domino.notify", "domino.store.errors"},
+    "api": {
+        "domino.api",
+        "domino.service",
+        "domino.engine",
+        "domino.store",
+        "domino.notify",
+        "domino.limits",
+    },
     "functions": {"domino.api"},
 }
 #: libraries outside the standard library each layer may use
@@ -27,6 +35,7 @@ LIBRARIES: dict[str, set[str]] = {
     "domino": set(),
     "engine": set(),
     "store": {"boto3", "botocore"},
+    "notify": {"boto3", "botocore"},
     "service": set(),
     "api": {"aws_lambda_powertools", "pydantic_core"},
     "functions": {"aws_lambda_powertools"},

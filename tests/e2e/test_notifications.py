@@ -50,3 +50,34 @@ def test_a_join_reaches_the_creators_inbox(runtime: Runtime) -> None:
     )
     assert (status, raw) == (204, None)
     assert wait_for(runtime, ana, 0)["unread"] == 0
+
+
+def test_a_push_reaches_a_registered_phone(runtime: Runtime) -> None:
+    """PUT /me/devices over HTTP; the notifier pushes through boto3's SNS code path to the
+    runtime's moto server; GET /dev/pushes shows what reached the phone."""
+    suffix = uuid.uuid4().hex[:8]
+    ana, ben = runtime.token(f"ana{suffix}", "Ana"), runtime.token(f"ben{suffix}", "Ben")
+    token = f"apns-{suffix}"
+    device = {"platform": "apns", "token": token, "locale": "en"}
+    status, _, _ = runtime.request("PUT", f"/me/devices/phone-{suffix}", device, token=ana)
+    assert status == 204
+    status, _, game = runtime.request(
+        "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=ana
+    )
+    runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
+    deadline = time.monotonic() + 10
+    mine: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        status, _, body = runtime.request("GET", "/dev/pushes")
+        assert status == 200
+        mine = [p for p in body["pushes"] if p["token"] == token]
+        if len(mine) >= 2:
+            break
+        time.sleep(0.1)
+    kinds = {p["payload"]["type"] for p in mine}
+    assert {"player_joined", "game_started"} <= kinds, mine
+    joined = next(p for p in mine if p["payload"]["type"] == "player_joined")
+    assert (
+        joined["payload"]["aps"]["alert"]["body"]
+        == "Ben has joined your Dominó para dos jugadores game."
+    )

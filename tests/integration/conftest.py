@@ -16,7 +16,15 @@ from tests.integration.client import Api, Privileged
 def api(ddb_endpoint: str) -> Api:
     # the environment now points at DynamoDB Local: drop anything built before it did
     settings.settings.cache_clear()
-    for factory in (http.table, http.service, http.inbox, http.notifier):
+    for factory in (
+        http.table,
+        http.service,
+        http.inbox,
+        http.notifier,
+        http.devices,
+        http.device_store,
+        http.push,
+    ):
         factory.cache_clear()
     http._idempotency.cache_clear()
     return Api()

@@ -120,6 +120,15 @@ class MemoryGameStore:
                     gone += 1
             return gone
 
+    def games_on_turn(self, player: str) -> list[str]:
+        with self.lock:
+            items = list(self.items.values())
+        return [
+            i["pk"].removeprefix("GAME#")
+            for i in items
+            if i.get("turn_player") == player and i["status"] == "playing"
+        ]
+
     # ------------------------------------------------------------------ deadlines
 
     def due_games(self, now: int, limit: int) -> list[str]:

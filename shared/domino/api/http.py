@@ -56,6 +56,7 @@ __all__ = [
     "Reply",
     "caller",
     "count",
+    "devices",
     "entry_point",
     "game_command",
     "header",
@@ -78,7 +79,10 @@ if TYPE_CHECKING:
         DynamoDBRecord,
     )
 
+    from domino.notify.sns import SnsPush
+    from domino.service.devices import Devices
     from domino.service.inbox import InboxQueries, Notifier
+    from domino.store.devices import DynamoDevices
 
 logger = Logger(service="domino")
 metrics = Metrics(namespace="Domino", service="domino")
@@ -136,15 +140,39 @@ def inbox() -> InboxQueries:
     from domino.service.inbox import InboxQueries
     from domino.store.inbox import DynamoInbox
 
-    return InboxQueries(DynamoInbox(table()))
+    return InboxQueries(DynamoInbox(table()), device_store())
 
 
 @lru_cache(maxsize=1)
 def notifier() -> Notifier:
+    from domino.service.devices import PushChannel
     from domino.service.inbox import Notifier
     from domino.store.inbox import DynamoInbox
 
-    return Notifier(DynamoInbox(table()))
+    games = service().store
+    channels = [PushChannel(device_store(), push(), lambda p: len(games.games_on_turn(p)))]
+    return Notifier(DynamoInbox(table()), channels)
+
+
+@lru_cache(maxsize=1)
+def devices() -> Devices:
+    from domino.service.devices import Devices
+
+    return Devices(device_store(), push(), service().commands.writes.clock)
+
+
+@lru_cache(maxsize=1)
+def device_store() -> DynamoDevices:
+    from domino.store.devices import DynamoDevices
+
+    return DynamoDevices(table())
+
+
+@lru_cache(maxsize=1)
+def push() -> SnsPush:
+    from domino.notify.sns import SnsPush
+
+    return SnsPush(settings().push_applications)
 
 
 @lru_cache(maxsize=1)

@@ -19,7 +19,7 @@ from pydantic_core import CoreConfig, ErrorDetails, SchemaValidator, ValidationE
 from pydantic_core import core_schema as cs
 
 from domino.api.errors import InvalidRequest
-from domino.limits import MAX_NAME
+from domino.limits import MAX_LOCALE, MAX_NAME
 from domino.service.values import (
     DRAW_TILE,
     LEAVE,
@@ -27,6 +27,7 @@ from domino.service.values import (
     MakeMove,
     MarkRead,
     NewGame,
+    RegisterDevice,
     TakeSeat,
 )
 
@@ -39,6 +40,7 @@ __all__ = [
     "JoinGame",
     "PlayTile",
     "ReadNotifications",
+    "RegisterDeviceBody",
     "Request",
     "check_empty",
     "empty_body",
@@ -218,6 +220,18 @@ class PlayTile(Request[MakeMove]):
     }
 
     COMMAND = partial(MakeMove, "play")
+
+
+class RegisterDeviceBody(Request[RegisterDevice]):
+    COMMAND = RegisterDevice
+    platform: str
+    token: str
+    locale: str | None
+    FIELDS = {
+        "platform": (one_of("apns", "apns_sandbox", "fcm"), _REQUIRED),
+        "token": (text(1, 4096), _REQUIRED),
+        "locale": (optional(text(1, MAX_LOCALE)), None),
+    }
 
 
 class ReadNotifications(Request[MarkRead]):

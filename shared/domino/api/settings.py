@@ -1,11 +1,13 @@
 """Configuration: every environment variable the product reads, read here once.
 
 template.yaml declares ``TABLE_NAME``, ``IDEMPOTENCY_TABLE``, ``DEV_MODE`` and
-``POWERTOOLS_TRACE_DISABLED`` for every function. Outside dev mode a missing table name is a
-startup error (a function must never write to a table it guessed). The rest are switches the
-tests and benchmarks turn: Powertools' ``POWERTOOLS_METRICS_DISABLED`` and
-``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed), and in dev
-mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
+``POWERTOOLS_TRACE_DISABLED`` for every function, and the push platforms' application ARNs
+(``PUSH_APNS_ARN``, ``PUSH_APNS_SANDBOX_ARN``, ``PUSH_FCM_ARN``; empty: not offered) for the
+functions that push. Outside dev mode a missing table name is a startup error (a function must
+never write to a table it guessed). The rest are switches the tests and benchmarks turn:
+Powertools' ``POWERTOOLS_METRICS_DISABLED``, ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the
+capacity each request consumed), and in dev mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by
+which the local runtime's clock is ahead).
 """
 
 from __future__ import annotations
@@ -18,6 +20,14 @@ from typing import NamedTuple
 #: the local runtime's table names (template.yaml's logical ids), used only in dev mode
 DEV_TABLE_NAME = "GameTable"
 DEV_IDEMPOTENCY_TABLE = "IdempotencyTable"
+
+
+#: the variables naming each push platform's SNS platform application
+PUSH_VARIABLES = {
+    "apns": "PUSH_APNS_ARN",
+    "apns_sandbox": "PUSH_APNS_SANDBOX_ARN",
+    "fcm": "PUSH_FCM_ARN",
+}
 
 
 class ConfigurationError(RuntimeError):
@@ -34,6 +44,8 @@ class Settings(NamedTuple):
     #: dev mode only: a file holding seconds to add to the clock (the local runtime advances
     #: time with it: POST /dev/clock), so that tests reach turn deadlines without sleeping
     dev_clock_file: str | None
+    #: platform -> SNS platform application ARN (template parameters; empty: not offered)
+    push_applications: dict[str, str]
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -63,6 +75,10 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         tracing_enabled=not _flag(env, "POWERTOOLS_TRACE_DISABLED", False),
         track_capacity=_flag(env, "DOMINO_TRACK_CAPACITY", False),
         dev_clock_file=(env.get("DOMINO_DEV_CLOCK") or None) if dev_mode else None,
+        push_applications={
+            platform: (env.get(variable) or "").strip()
+            for platform, variable in PUSH_VARIABLES.items()
+        },
     )
 
 

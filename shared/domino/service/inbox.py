@@ -16,7 +16,7 @@ from typing import Any
 
 from domino.engine.errors import InvalidInput
 from domino.service.notices import notices
-from domino.service.ports import Channel, InboxStore
+from domino.service.ports import Channel, DeviceStore, InboxStore
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, Page
 from domino.store.inbox import NOTE_ID, Note
@@ -71,14 +71,21 @@ class Notifier:
 class InboxQueries:
     """The player's side: their notifications and what they have read."""
 
-    def __init__(self, inbox: InboxStore) -> None:
+    def __init__(self, inbox: InboxStore, devices: DeviceStore | None = None) -> None:
         self.inbox = inbox
+        self.devices = devices
+
+    def language(self, caller: Caller) -> str:
+        """API.md: the locale of the player's latest device, else the token's, else Spanish."""
+        latest = self.devices.of_player(caller.player) if self.devices else []
+        with_locale = [d for d in latest if d.locale]
+        return language_of(with_locale[0].locale if with_locale else caller.locale)
 
     def page(self, caller: Caller, limit: int, cursor: str | None) -> tuple[Page, int]:
         """A page of the caller's notifications, newest first, and how many are unread."""
         notes, following = self.inbox.page(caller.player, limit, cursor)
         until = self.inbox.read_until(caller.player)
-        language = language_of(caller.locale)
+        language = self.language(caller)
         items = [note_view(n, until is not None and n.id <= until, language) for n in notes]
         return Page(items, following), self.inbox.unread(caller.player, until)
 

@@ -4,11 +4,13 @@ cases on in-memory ones (tests/unit/memory_store.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domino.store.records import GameRecord
 
 if TYPE_CHECKING:
+    from domino.store.devices import Device
     from domino.store.inbox import Note
 
 
@@ -52,6 +54,10 @@ class GameStore(Protocol):
         ``record.version`` (False: it has moved on; no reminder is due for that turn)."""
         ...
 
+    def games_on_turn(self, player: str) -> list[str]:
+        """Ids of the games awaiting ``player``'s move (eventually consistent)."""
+        ...
+
     def player_games(
         self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
     ) -> tuple[list[GameRecord], str | None]: ...
@@ -82,3 +88,29 @@ class Channel(Protocol):
     """A way a notification reaches a player beyond the inbox (mobile push, WebSocket)."""
 
     def send(self, note: Note) -> None: ...
+
+
+class DeviceStore(Protocol):
+    """Each player's devices (``domino.store.devices.DynamoDevices``)."""
+
+    def put(self, device: Device) -> None: ...
+
+    def get(self, player: str, device_id: str) -> Device | None: ...
+
+    def delete(self, player: str, device_id: str) -> None: ...
+
+    def of_player(self, player: str) -> list[Device]: ...
+
+
+class PushGateway(Protocol):
+    """Mobile push (``domino.notify.sns.SnsPush``): endpoints for tokens, and sending."""
+
+    def offered(self, platform: str) -> bool: ...
+
+    def register(self, platform: str, token: str, player: str, endpoint: str | None) -> str: ...
+
+    def delete(self, endpoint: str) -> None: ...
+
+    def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
+        """False when the endpoint no longer reaches a device."""
+        ...

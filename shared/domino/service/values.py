@@ -63,6 +63,14 @@ class LeaveSeat(NamedTuple):
 LEAVE = LeaveSeat()
 
 
+class RegisterDevice(NamedTuple):
+    """A device's push token on its platform, and the language its notifications are in."""
+
+    platform: str
+    token: str
+    locale: str | None = None
+
+
 class MarkRead(NamedTuple):
     """The notification ``until`` and every older one are read."""
 

@@ -1,0 +1,27 @@
+"""PUT /me/devices/{device_id} (register a device's push token; a new token for the same device
+updates its endpoint) and DELETE /me/devices/{device_id} (forget it)."""
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from domino.api.app import make_app
+from domino.api.http import caller, devices, lambda_handler, no_content
+from domino.api.models import RegisterDeviceBody
+
+app = make_app(validation=False)
+
+
+@app.put("/me/devices/<device_id>")
+def register(device_id: str) -> Response[Any]:
+    who = caller(app)  # 401 before 400
+    devices().register(who, device_id, RegisterDeviceBody.parse(app.current_event.body))
+    return no_content()
+
+
+@app.delete("/me/devices/<device_id>")
+def remove(device_id: str) -> Response[Any]:
+    devices().remove(caller(app), device_id)
+    return no_content()
+
+
+handler = lambda_handler(app)

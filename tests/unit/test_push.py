@@ -1,0 +1,144 @@
+"""Devices and mobile push on in-memory parts: registration, token rotation, the payloads SNS
+gets for APNs and FCM, and devices whose token stopped working."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from domino.engine.errors import InvalidInput
+from domino.service.devices import Devices, PushChannel, message
+from domino.service.values import Caller, RegisterDevice
+from domino.store.devices import Device
+from domino.store.inbox import Note
+
+ALICE = Caller("alice", "Alice")
+NOTE = Note("alice", "your_turn", "g" * 22, 7, 1_800_000_000, "clasico")
+
+
+class Devices_:
+    """An in-memory DeviceStore."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], Device] = {}
+
+    def put(self, device: Device) -> None:
+        self.items[device.player, device.device_id] = device
+
+    def get(self, player: str, device_id: str) -> Device | None:
+        return self.items.get((player, device_id))
+
+    def delete(self, player: str, device_id: str) -> None:
+        self.items.pop((player, device_id), None)
+
+    def of_player(self, player: str) -> list[Device]:
+        found = [d for (p, _), d in self.items.items() if p == player]
+        return sorted(found, key=lambda d: d.updated_at, reverse=True)
+
+
+class Gateway:
+    """A PushGateway that records what it is asked; ``gone`` endpoints reach no device."""
+
+    def __init__(self, platforms: tuple[str, ...] = ("apns", "apns_sandbox", "fcm")) -> None:
+        self.platforms = platforms
+        self.endpoints: dict[str, str] = {}  # arn -> token
+        self.sent: list[tuple[str, Mapping[str, Any]]] = []
+        self.gone: set[str] = set()
+
+    def offered(self, platform: str) -> bool:
+        return platform in self.platforms
+
+    def register(self, platform: str, token: str, player: str, endpoint: str | None) -> str:
+        arn = endpoint or f"arn:endpoint/{platform}/{len(self.endpoints)}"
+        self.endpoints[arn] = token
+        return arn
+
+    def delete(self, endpoint: str) -> None:
+        self.endpoints.pop(endpoint, None)
+
+    def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
+        if endpoint in self.gone:
+            return False
+        self.sent.append((endpoint, message))
+        return True
+
+
+def test_a_new_token_for_the_same_device_keeps_its_endpoint() -> None:
+    store, gateway = Devices_(), Gateway()
+    devices = Devices(store, gateway, clock=lambda: 100.0)
+    devices.register(ALICE, "phone-1", RegisterDevice("apns", "token-a", "en-GB"))
+    first = store.get("alice", "phone-1")
+    devices.register(ALICE, "phone-1", RegisterDevice("apns", "token-b"))
+    second = store.get("alice", "phone-1")
+    assert first and second and first.endpoint == second.endpoint
+    assert gateway.endpoints == {first.endpoint: "token-b"}
+    devices.register(ALICE, "phone-1", RegisterDevice("fcm", "token-c"))  # moved platform
+    third = store.get("alice", "phone-1")
+    assert third and third.endpoint != first.endpoint and first.endpoint not in gateway.endpoints
+    devices.remove(ALICE, "phone-1")
+    assert store.get("alice", "phone-1") is None and gateway.endpoints == {}
+    devices.remove(ALICE, "phone-1")  # unknown: nothing to do
+
+
+def test_a_platform_without_an_application_is_refused_by_name() -> None:
+    devices = Devices(Devices_(), Gateway(platforms=("fcm",)))
+    with pytest.raises(InvalidInput, match="apns_sandbox"):
+        devices.register(ALICE, "phone-1", RegisterDevice("apns_sandbox", "t"))
+
+
+@pytest.mark.parametrize("device_id", ["", "a" * 129, "../x", "a b", "x\n"])
+def test_device_ids_are_bounded(device_id: str) -> None:
+    with pytest.raises(InvalidInput):
+        Devices(Devices_(), Gateway()).register(ALICE, device_id, RegisterDevice("fcm", "t"))
+
+
+def test_apns_payload() -> None:
+    device = Device("alice", "p", "apns", "t", "arn", "en-US", 1)
+    sent = message(NOTE, device, badge=3)
+    assert set(sent) == {"default", "APNS"}
+    assert sent["APNS"] == {
+        "aps": {
+            "alert": {"title": "Your turn", "body": "It is your turn in your Dominó clásico game."},
+            "badge": 3,
+            "sound": "default",
+            "thread-id": NOTE.game,
+        },
+        "game": NOTE.game,
+        "version": "7",
+        "type": "your_turn",
+    }
+
+
+def test_fcm_payload_in_spanish_by_default() -> None:
+    device = Device("alice", "p", "fcm", "t", "arn", None, 1)
+    sent = message(NOTE, device, badge=3)
+    v1 = sent["GCM"]["fcmV1Message"]["message"]
+    assert v1["notification"] == {
+        "title": "Te toca",
+        "body": "Es tu turno en la partida de Dominó clásico.",
+    }
+    assert v1["data"] == {"game": NOTE.game, "version": "7", "type": "your_turn"}
+    assert v1["android"]["collapse_key"] == NOTE.game
+    assert all(isinstance(v, str) for v in v1["data"].values())  # FCM data is strings
+    assert sent["default"] == "Es tu turno en la partida de Dominó clásico."
+
+
+def test_a_push_reaches_every_device_and_forgets_a_dead_one() -> None:
+    store, gateway = Devices_(), Gateway()
+    devices = Devices(store, gateway)
+    devices.register(ALICE, "phone", RegisterDevice("apns", "t1"))
+    devices.register(ALICE, "tablet", RegisterDevice("fcm", "t2", "en"))
+    tablet = store.get("alice", "tablet")
+    assert tablet is not None
+    gateway.gone.add(tablet.endpoint)  # FCM said the token is no longer valid
+    PushChannel(store, gateway, awaiting=lambda player: 2).send(NOTE)
+    assert [m["APNS"]["aps"]["badge"] for _, m in gateway.sent] == [2]
+    assert store.get("alice", "tablet") is None and tablet.endpoint not in gateway.endpoints
+    assert store.get("alice", "phone") is not None
+
+
+def test_nobody_without_a_device_costs_a_badge_query() -> None:
+    asked: list[str] = []
+    PushChannel(Devices_(), Gateway(), awaiting=lambda p: asked.append(p) or 0).send(NOTE)
+    assert asked == []
