@@ -1,0 +1,102 @@
+"""The pure helpers of bench/bots.py: the Wilson interval, decision seeds, seatings, outcomes."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load() -> ModuleType:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))  # its ``from _common import ...``
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH / "bots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+bots = _load()
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        (0, 10, 0.0, 0.27753),  # upper bound z^2 / (n + z^2)
+        (10, 10, 0.72247, 1.0),
+        (50, 100, 0.40383, 0.59617),
+        (81, 263, 0.25529, 0.36621),  # Newcombe (1998)'s example: 0.2553-0.3662
+    ],
+)
+def test_wilson_matches_known_intervals(
+    successes: int, trials: int, low: float, high: float
+) -> None:
+    got = bots.wilson(successes, trials)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_is_symmetric_and_holds_the_proportion() -> None:
+    for trials in (1, 7, 200, 2000):
+        for successes in range(0, trials + 1, max(1, trials // 13)):
+            low, high = bots.wilson(successes, trials)
+            mirror_low, mirror_high = bots.wilson(trials - successes, trials)
+            assert low == pytest.approx(1 - mirror_high)
+            assert high == pytest.approx(1 - mirror_low)
+            assert 0.0 <= low <= successes / trials <= high <= 1.0
+    assert bots.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_paired_half_width_is_zero_without_spread_and_shrinks_with_deals() -> None:
+    assert bots.paired_half_width(10, 0, 0) == 0.0
+    # all deals split: every deal scores 1/2, no spread between deals
+    assert bots.paired_half_width(0, 10, 0) == 0.0
+    wide = bots.paired_half_width(5, 0, 5)
+    # ten deals scoring 1 or 0: sample variance 0.25 * 10 / 9
+    assert wide == pytest.approx(bots.Z95 * (0.25 * 10 / 9 / 10) ** 0.5)
+    assert bots.paired_half_width(500, 0, 500) < wide
+
+
+def test_decision_seeds_are_distinct_and_bounded() -> None:
+    seeds = {bots.decision_seed(d, s, p) for d in range(30) for s in (0, 1) for p in range(300)}
+    assert len(seeds) == 30 * 2 * 300
+    with pytest.raises(ValueError):
+        bots.decision_seed(0, 0, 1 << bots.PLY_BITS)
+    with pytest.raises(ValueError):
+        bots.decision_seed(0, 2, 0)
+
+
+def test_seatings_swap_the_sides() -> None:
+    assert bots.side_levels("strategist", "random", 2, 0) == ["strategist", "random"]
+    assert bots.side_levels("strategist", "random", 2, 1) == ["random", "strategist"]
+    assert bots.side_levels("a", "b", 4, 0) == ["a", "b", "a", "b"]
+    assert bots.side_levels("a", "b", 4, 1) == ["b", "a", "b", "a"]
+
+
+def test_outcome_counts_a_side_that_won_alone() -> None:
+    assert bots.outcome([0], False, 0) == 1
+    assert bots.outcome([0], False, 1) == -1
+    assert bots.outcome([1, 3], False, 1) == 1
+    assert bots.outcome([0, 2], False, 1) == -1
+    assert bots.outcome([], True, 0) == 0
+    assert bots.outcome([], False, 0) == 0
+    assert bots.outcome([0, 1, 2, 3], False, 0) == 0  # equal best totals: both sides listed
+
+
+def test_tallies_add_up_and_a_deal_repeats() -> None:
+    first = bots.play_deals("parejas-111", 4, "strategist", "random", range(3, 5))
+    again = bots.play_deals("parejas-111", 4, "strategist", "random", range(3, 5))
+    assert first.as_tuple()[:-1] == again.as_tuple()[:-1]  # all but the CPU time
+    assert first.matches == 4 == first.wins + first.losses + first.draws
+    assert sum(first.deals_won) == 2
+    assert 0 < first.points_a <= first.points_all
+    total = bots.Tally()
+    total.add(first)
+    total.add(bots.Tally.from_tuple(again.as_tuple()))
+    assert total.matches == 8 and total.wins == 2 * first.wins
