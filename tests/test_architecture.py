@@ -37,7 +37,7 @@ LIBRARIES: dict[str, set[str]] = {
     "store": {"boto3", "botocore"},
     "notify": {"boto3", "botocore"},
     "service": set(),
-    "api": {"aws_lambda_powertools", "pydantic_core"},
+    "api": {"aws_lambda_powertools", "pydantic_core", "jwt"},
     "functions": {"aws_lambda_powertools"},
 }
 

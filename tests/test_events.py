@@ -71,6 +71,19 @@ SETUP: dict[str, Callable[[Api, str], None]] = {
 }
 
 
+def trust_the_test_issuer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The authorizer's issuer, audience and keys: tests/keys' throwaway issuer."""
+    from cryptography.hazmat.primitives import serialization
+    from domino.api import authorizer, settings
+
+    pem = (Path(__file__).resolve().parent / "keys" / "issuer-test-key.pem").read_bytes()
+    public = serialization.load_pem_private_key(pem, None).public_key()
+    monkeypatch.setenv("JWT_ISSUER", "https://issuer.example/test")
+    monkeypatch.setenv("JWT_AUDIENCE", "example-client")
+    settings.settings.cache_clear()
+    monkeypatch.setattr(authorizer, "jwks_keys", lambda: lambda _token: public)
+
+
 def test_every_function_has_an_event() -> None:
     covered = {path.name.split(".")[0] for path in EVENTS}
     assert set(FUNCTIONS) <= covered, (
@@ -91,6 +104,8 @@ def test_event_replays_through_its_handler(
     name, props = FUNCTIONS[function]
     handler = load_handler(TEMPLATE.root / props["CodeUri"], props.get("Handler", "app.handler"))
     event = json.loads(path.read_text())
+    if path.name == "wsauth.json":  # its token is signed by tests/keys' issuer key
+        trust_the_test_issuer(monkeypatch)
     if path.name in SETUP:
         game = (event.get("pathParameters") or {}).get("id", "")
         monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
@@ -99,6 +114,10 @@ def test_event_replays_through_its_handler(
     result = handler(event, LambdaContext(function_name=name))
     if "Records" in event:  # a DynamoDB stream batch: no record failed
         assert result == {"batchItemFailures": []}, result
+        return
+    if "methodArn" in event:  # the WebSocket authorizer: allowed, the caller as context
+        assert result["policyDocument"]["Statement"][0]["Effect"] == "Allow", result
+        assert result["context"]["sub"] == "alice"
         return
     if event.get("detail-type") == "Scheduled Event":  # the sweeper: what it did
         assert set(result) == {"due", "reminded", "timed_out"}, result

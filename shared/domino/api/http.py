@@ -62,6 +62,7 @@ __all__ = [
     "header",
     "inbox",
     "lambda_handler",
+    "live",
     "mutate",
     "no_content",
     "notifier",
@@ -82,6 +83,9 @@ if TYPE_CHECKING:
     from domino.notify.sns import SnsPush
     from domino.service.devices import Devices
     from domino.service.inbox import InboxQueries, Notifier
+    from domino.service.live import LiveUpdates
+    from domino.service.ports import Channel
+    from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
 
 logger = Logger(service="domino")
@@ -150,8 +154,32 @@ def notifier() -> Notifier:
     from domino.store.inbox import DynamoInbox
 
     games = service().store
-    channels = [PushChannel(device_store(), push(), lambda p: len(games.games_on_turn(p)))]
-    return Notifier(DynamoInbox(table()), channels)
+    channels: list[Channel] = [
+        PushChannel(device_store(), push(), lambda p: len(games.games_on_turn(p)))
+    ]
+    live_channel = None
+    if settings().ws_endpoint:
+        from domino.notify.websocket import ApiGatewayConnections
+        from domino.service.live import LiveChannel
+
+        sockets = ApiGatewayConnections(settings().ws_endpoint)
+        live_channel = LiveChannel(connection_store(), sockets, service().commands.writes.clock)
+        channels.append(live_channel)
+    return Notifier(DynamoInbox(table()), channels, live_channel)
+
+
+@lru_cache(maxsize=1)
+def live() -> LiveUpdates:
+    from domino.service.live import LiveUpdates
+
+    return LiveUpdates(connection_store(), service().commands.writes.clock)
+
+
+@lru_cache(maxsize=1)
+def connection_store() -> DynamoConnections:
+    from domino.store.connections import DynamoConnections
+
+    return DynamoConnections(table())
 
 
 @lru_cache(maxsize=1)

@@ -5,7 +5,9 @@ template.yaml declares ``TABLE_NAME``, ``IDEMPOTENCY_TABLE``, ``DEV_MODE`` and
 (``PUSH_APNS_ARN``, ``PUSH_APNS_SANDBOX_ARN``, ``PUSH_FCM_ARN``; empty: not offered) for the
 functions that push. Outside dev mode a missing table name is a startup error (a function must
 never write to a table it guessed). The rest are switches the tests and benchmarks turn:
-Powertools' ``POWERTOOLS_METRICS_DISABLED``, ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the
+the WebSocket side's ``JWT_ISSUER``, ``JWT_AUDIENCE`` (``JWT_JWKS_URL`` defaults to the issuer's
+``/.well-known/jwks.json``) and ``WS_ENDPOINT`` (the management API: live updates are off without
+it), Powertools' ``POWERTOOLS_METRICS_DISABLED``, ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the
 capacity each request consumed), and in dev mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by
 which the local runtime's clock is ahead).
 """
@@ -46,6 +48,12 @@ class Settings(NamedTuple):
     dev_clock_file: str | None
     #: platform -> SNS platform application ARN (template parameters; empty: not offered)
     push_applications: dict[str, str]
+    #: the tokens the WebSocket authorizer accepts: the HTTP API's issuer and audience
+    jwt_issuer: str
+    jwt_audience: str
+    jwks_url: str
+    #: the WebSocket API's management endpoint (its stage URL); empty: no live updates
+    ws_endpoint: str
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -75,6 +83,11 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         tracing_enabled=not _flag(env, "POWERTOOLS_TRACE_DISABLED", False),
         track_capacity=_flag(env, "DOMINO_TRACK_CAPACITY", False),
         dev_clock_file=(env.get("DOMINO_DEV_CLOCK") or None) if dev_mode else None,
+        jwt_issuer=(env.get("JWT_ISSUER") or "").strip(),
+        jwt_audience=(env.get("JWT_AUDIENCE") or "").strip(),
+        jwks_url=(env.get("JWT_JWKS_URL") or "").strip()
+        or (env.get("JWT_ISSUER") or "").strip().rstrip("/") + "/.well-known/jwks.json",
+        ws_endpoint=(env.get("WS_ENDPOINT") or "").strip(),
         push_applications={
             platform: (env.get(variable) or "").strip()
             for platform, variable in PUSH_VARIABLES.items()

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from domino.engine.errors import InvalidInput
-from domino.service.notices import notices
-from domino.service.ports import Channel, DeviceStore, InboxStore
+from domino.service.notices import notices, seated
+from domino.service.ports import Channel, DeviceStore, InboxStore, LiveChanges
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, Page
 from domino.store.inbox import NOTE_ID, Note
@@ -26,9 +26,15 @@ from domino.store.records import Item, iso, record_from_image
 class Notifier:
     """The stream's use case: a game item changed; tell the players it concerns."""
 
-    def __init__(self, inbox: InboxStore, channels: Sequence[Channel] = ()) -> None:
+    def __init__(
+        self,
+        inbox: InboxStore,
+        channels: Sequence[Channel] = (),
+        live: LiveChanges | None = None,
+    ) -> None:
         self.inbox = inbox
         self.channels = channels
+        self.live = live  # tells the players a change notified of nothing that it happened
 
     def on_change(self, old_image: Item | None, new_image: Item | None) -> int:
         """Write (and send) what the change from ``old_image`` to ``new_image`` notifies;
@@ -38,7 +44,8 @@ class Notifier:
             return 0
         old = record_from_image(old_image) if old_image else None
         written = 0
-        for notice in notices(old, new):
+        found = notices(old, new)
+        for notice in found:
             note = Note(
                 notice.player,
                 notice.type,
@@ -53,6 +60,11 @@ class Notifier:
             elif not self.channels or self._sent(note):
                 continue  # delivered before: this is a redelivery
             self.deliver(note)
+        if self.live is not None and old is not None and new.version > old.version:
+            told = {notice.player for notice in found}
+            for player in seated(new):
+                if player not in told:
+                    self.live.changed(player, new.id, new.version)
         return written
 
     def _sent(self, note: Note) -> bool:

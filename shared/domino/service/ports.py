@@ -90,6 +90,12 @@ class Channel(Protocol):
     def send(self, note: Note) -> None: ...
 
 
+class LiveChanges(Protocol):
+    """Live updates of a change that notified a player of nothing."""
+
+    def changed(self, player: str, game: str, version: int) -> None: ...
+
+
 class DeviceStore(Protocol):
     """Each player's devices (``domino.store.devices.DynamoDevices``)."""
 
@@ -114,3 +120,19 @@ class PushGateway(Protocol):
     def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
         """False when the endpoint no longer reaches a device."""
         ...
+
+
+class ConnectionStore(Protocol):
+    """Each player's open WebSocket connections (``domino.store.connections``)."""
+
+    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None: ...
+
+    def remove(self, player: str, connection_id: str) -> None: ...
+
+    def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]: ...
+
+
+class SocketGateway(Protocol):
+    """Posting to connections (``domino.notify.websocket``): False when one is gone."""
+
+    def post(self, connection_id: str, data: bytes) -> bool: ...

@@ -1,0 +1,41 @@
+"""Posting to WebSocket connections through API Gateway's management API (the local runtime
+serves the same API, so the same boto3 code path runs locally)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from domino.store.errors import Unavailable, throttled
+
+
+class ApiGatewayConnections:
+    def __init__(self, endpoint: str) -> None:
+        """``endpoint``: the WebSocket API's stage URL (``https://{id}.execute-api.{region}
+        .amazonaws.com/{stage}``)."""
+        self.endpoint = endpoint
+        self._client: Any = None
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
+            self._client = boto3.session.Session().client(
+                "apigatewaymanagementapi", endpoint_url=self.endpoint, config=config
+            )
+        return self._client
+
+    def post(self, connection_id: str, data: bytes) -> bool:
+        """Send ``data`` to the connection; False when it is gone."""
+        try:
+            self.client.post_to_connection(ConnectionId=connection_id, Data=data)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "GoneException":
+                return False
+            if throttled(err) or err.response["Error"]["Code"] == "LimitExceededException":
+                raise Unavailable() from err
+            raise
+        return True

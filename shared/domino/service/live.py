@@ -1,0 +1,69 @@
+"""Live updates over WebSocket: a player's open connections, and ``game_changed`` sent to them.
+
+API.md: every accepted change of a game is sent to each of its seated players' sockets as
+``{"type": "game_changed", "game", "version", "notification"}``, ``notification`` being what the
+change notified that player of (as the inbox lists it, in the connection's language) or null.
+A message with a notification is sent through the notifier's outbox, once; one without is sent
+on each delivery of the change (the stream's retries may repeat it: it only says "reload").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domino.service.game import Clock, system_clock
+from domino.service.inbox import note_view
+from domino.service.ports import ConnectionStore, SocketGateway
+from domino.service.texts import language_of
+from domino.service.values import Caller
+from domino.store.inbox import Note
+
+PONG = json.dumps({"type": "pong"})
+
+
+class LiveUpdates:
+    """The WebSocket function's side: connections open and close."""
+
+    def __init__(self, connections: ConnectionStore, clock: Clock = system_clock) -> None:
+        self.connections = connections
+        self.clock = clock
+
+    def connect(self, caller: Caller, connection_id: str) -> None:
+        self.connections.add(caller.player, connection_id, int(self.clock()), caller.locale)
+
+    def disconnect(self, caller: Caller, connection_id: str) -> None:
+        self.connections.remove(caller.player, connection_id)
+
+
+class LiveChannel:
+    """The notifier's channel to open sockets."""
+
+    def __init__(
+        self, connections: ConnectionStore, sockets: SocketGateway, clock: Clock = system_clock
+    ) -> None:
+        self.connections = connections
+        self.sockets = sockets
+        self.clock = clock
+
+    def send(self, note: Note) -> None:
+        """A change that notified ``note.player``: the notification rides along."""
+        self._post(note.player, note.game, note.version, note)
+
+    def changed(self, player: str, game: str, version: int) -> None:
+        """A change that notified ``player`` of nothing."""
+        self._post(player, game, version, None)
+
+    def _post(self, player: str, game: str, version: int, note: Note | None) -> None:
+        for connection_id, locale in self.connections.of_player(player, int(self.clock())):
+            notification: dict[str, Any] | None = None
+            if note is not None:
+                notification = note_view(note, False, language_of(locale))
+            message = {
+                "type": "game_changed",
+                "game": game,
+                "version": version,
+                "notification": notification,
+            }
+            if not self.sockets.post(connection_id, json.dumps(message).encode()):
+                self.connections.remove(player, connection_id)  # gone without a $disconnect

@@ -1,0 +1,50 @@
+"""Open WebSocket connections per player: ``pk=PLAYER#<sub>, sk=CONN#<connection id>``, expired
+by TTL two hours after they opened (API Gateway ends a connection then; a connection whose
+$disconnect never came goes too)."""
+
+from __future__ import annotations
+
+from domino.store.records import player_key, to_attributes
+from domino.store.table import Table
+
+CONN_PREFIX = "CONN#"
+#: API Gateway closes a WebSocket after 2 hours; the item outlives it a little
+CONNECTION_TTL_SECONDS = 2 * 3600 + 600
+
+
+class DynamoConnections:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
+        item: dict[str, str | int] = {
+            "pk": player_key(player),
+            "sk": CONN_PREFIX + connection_id,
+            "connected": at,
+            "ttl": at + CONNECTION_TTL_SECONDS,
+        }
+        if locale:
+            item["locale"] = locale
+        self.table.call(
+            self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
+        )
+
+    def remove(self, player: str, connection_id: str) -> None:
+        key = {"pk": player_key(player), "sk": CONN_PREFIX + connection_id}
+        self.table.call(
+            self.table.client.delete_item, TableName=self.table.name, Key=to_attributes(key)
+        )
+
+    def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
+        """The player's open connections and their locales (TTL deletes late: an expired one
+        is left out)."""
+        items = self.table.query(
+            TableName=self.table.name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :c)",
+            ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":c": CONN_PREFIX}),
+        )
+        return [
+            (item["sk"]["S"].removeprefix(CONN_PREFIX), item.get("locale", {}).get("S"))
+            for item in items
+            if int(item["ttl"]["N"]) > now
+        ]

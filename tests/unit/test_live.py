@@ -1,0 +1,171 @@
+"""Live updates: the WebSocket authorizer's token checks, the WebSocket events, and
+``game_changed`` sent to every seated player's sockets (notification or null), once."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from domino.api.authorizer import Unauthorized, authorize, verify
+from domino.api.websocket import handle
+from domino.service.inbox import Notifier
+from domino.service.live import LiveChannel, LiveUpdates
+from domino.service.values import Caller, MakeMove, NewGame, TakeSeat
+
+from tests.deals import DOS_DEAL
+from tests.unit.memory_store import MemoryInbox
+from tests.unit.test_notices import Table
+
+KEY = serialization.load_pem_private_key(
+    (Path(__file__).resolve().parents[1] / "keys" / "issuer-test-key.pem").read_bytes(), None
+)
+PUBLIC = KEY.public_key()  # type: ignore[union-attr]
+ALICE, BOB = Caller("alice", "Alice"), Caller("bob", "Bob")
+ISSUER, AUDIENCE = "https://issuer.example/test", "example-client"
+
+
+def token(key: Any = KEY, **changes: Any) -> str:
+    now = int(time.time())
+    claims = {"sub": "alice", "iss": ISSUER, "aud": AUDIENCE, "iat": now, "exp": now + 600}
+    claims.update(changes)
+    claims = {k: v for k, v in claims.items() if v is not None}
+    return jwt.encode(claims, key, algorithm="RS256")
+
+
+def keys(_token: str) -> Any:
+    return PUBLIC
+
+
+def test_a_good_token_is_verified() -> None:
+    claims = verify(token(name="Alice"), ISSUER, AUDIENCE, keys)
+    assert claims["sub"] == "alice"
+    # a Cognito access token names its client in client_id, not aud
+    assert verify(token(aud=None, client_id=AUDIENCE), ISSUER, AUDIENCE, keys)["sub"] == "alice"
+
+
+OTHER_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        token(exp=int(time.time()) - 3600),  # expired
+        token(iss="https://elsewhere.example"),
+        token(aud="another-client"),
+        token(OTHER_KEY),  # signed by a key not the issuer's
+        token(sub=None),
+        token(sub="s" * 256),
+        token(exp=None),
+        jwt.encode({"sub": "alice", "iss": ISSUER, "aud": AUDIENCE}, "s" * 32, algorithm="HS256"),
+        jwt.encode({"sub": "alice", "iss": ISSUER, "aud": AUDIENCE}, None, algorithm="none"),
+        "not.a.token",
+        "",
+    ],
+)
+def test_a_bad_token_is_unauthorized(bad: str) -> None:
+    with pytest.raises(Unauthorized):
+        verify(bad, ISSUER, AUDIENCE, keys)
+
+
+def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    from domino.api import settings
+
+    monkeypatch.setenv("JWT_ISSUER", ISSUER)
+    monkeypatch.setenv("JWT_AUDIENCE", AUDIENCE)
+    monkeypatch.setenv("DEV_MODE", "true")
+    settings.settings.cache_clear()
+    try:
+        arn = "arn:aws:execute-api:us-east-1:0:api/live/$connect"
+        event = {"methodArn": arn, "queryStringParameters": {"token": token(locale="en-GB")}}
+        answer = authorize(event, keys)
+        assert answer["principalId"] == "alice"
+        assert answer["policyDocument"]["Statement"][0] == {
+            "Action": "execute-api:Invoke",
+            "Effect": "Allow",
+            "Resource": arn,
+        }
+        assert answer["context"] == {"sub": "alice", "name": "alice", "locale": "en-GB"}
+        with pytest.raises(Unauthorized):
+            authorize({"methodArn": arn, "queryStringParameters": {}}, keys)
+    finally:
+        settings.settings.cache_clear()
+
+
+class Connections:
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], str | None] = {}
+
+    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
+        self.items[player, connection_id] = locale
+
+    def remove(self, player: str, connection_id: str) -> None:
+        self.items.pop((player, connection_id), None)
+
+    def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
+        return [(c, loc) for (p, c), loc in self.items.items() if p == player]
+
+
+class Sockets:
+    def __init__(self) -> None:
+        self.sent: dict[str, list[dict[str, Any]]] = {}
+        self.gone: set[str] = set()
+
+    def post(self, connection_id: str, data: bytes) -> bool:
+        if connection_id in self.gone:
+            return False
+        self.sent.setdefault(connection_id, []).append(json.loads(data))
+        return True
+
+
+def ws_event(route: str, player: str | None = "alice", **extra: Any) -> dict[str, Any]:
+    context: dict[str, Any] = {"routeKey": route, "connectionId": "c-1"}
+    if player:
+        context["authorizer"] = {"principalId": player, "sub": player, "name": "Alice"}
+    return {"requestContext": context, **extra}
+
+
+def test_connect_ping_disconnect() -> None:
+    connections = Connections()
+    live = LiveUpdates(connections)
+    assert handle(ws_event("$connect"), live) == {"statusCode": 200}
+    assert connections.items == {("alice", "c-1"): None}
+    pong = handle(ws_event("ping", body='{"action": "ping"}'), live)
+    assert json.loads(pong["body"]) == {"type": "pong"}
+    assert json.loads(handle(ws_event("$default"), live)["body"])["type"] == "error"
+    assert handle(ws_event("$disconnect"), live) == {"statusCode": 200}
+    assert connections.items == {}
+    assert handle(ws_event("$connect", player=None), live)["statusCode"] == 401
+
+
+def test_every_change_reaches_every_seated_players_sockets_once() -> None:
+    """A change that notifies a player carries the notification; one that does not, null; a
+    redelivered change sends the notifications no more."""
+    connections, sockets = Connections(), Sockets()
+    connections.add("alice", "a-phone", 0, "en")
+    connections.add("bob", "b-web", 0, None)
+    table = Table()
+    channel = LiveChannel(connections, sockets)
+    table.notifier = Notifier(MemoryInbox(), [channel], channel)
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    table.drain()
+    to_alice = sockets.sent["a-phone"]
+    assert {m["notification"]["type"] for m in to_alice} == {"player_joined", "game_started"}
+    assert all(m["type"] == "game_changed" and m["version"] == 2 for m in to_alice)
+    assert to_alice[0]["notification"]["title"] in ("New player", "Game on")  # her language
+    assert sockets.sent["b-web"] == [
+        {"type": "game_changed", "game": game.game_id, "version": 2, "notification": None}
+    ]
+    table.read = 0
+    table.drain()  # redelivered: the notifications are sent already
+    assert len(sockets.sent["a-phone"]) == 2
+    sockets.gone.add("a-phone")
+    table.service.commands.move(BOB, game.game_id, MakeMove("play", "6-6"), None)
+    table.drain()
+    assert ("alice", "a-phone") not in connections.items  # gone: forgotten
