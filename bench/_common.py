@@ -210,6 +210,7 @@ class Call:
     total: float | None  # capacity units of the request, GSIs included
     table: float  # units of the base table
     indexes: dict[str, float]  # units per GSI
+    kind: str = ""  # what the request wrote or read: its sort key up to "#" (GAME, HAND, NOTE...)
 
 
 class DynamoRequests:
@@ -251,7 +252,7 @@ class DynamoRequests:
             finally:
                 requests.spent += time.perf_counter() - started
             if requests.counting:
-                requests._record(operation, parsed)
+                requests._record(operation, parsed, item_kind(params))
             return parsed
 
         BaseClient._make_api_call = make_api_call  # type: ignore[method-assign]
@@ -262,10 +263,10 @@ class DynamoRequests:
         self._ignored.add(id(client))
         return client
 
-    def _record(self, operation: str, parsed: dict[str, Any]) -> None:
+    def _record(self, operation: str, parsed: dict[str, Any], kind: str = "") -> None:
         consumed = parsed.get("ConsumedCapacity")
         if consumed is None:
-            self.calls.append(Call(operation, None, 0.0, {}))
+            self.calls.append(Call(operation, None, 0.0, {}, kind))
             return
         total, table, indexes = 0.0, 0.0, dict[str, float]()
         for entry in consumed if isinstance(consumed, list) else [consumed]:
@@ -273,7 +274,14 @@ class DynamoRequests:
             table += float((entry.get("Table") or {}).get("CapacityUnits", 0))
             for name, units in (entry.get("GlobalSecondaryIndexes") or {}).items():
                 indexes[name] = indexes.get(name, 0.0) + float(units.get("CapacityUnits", 0))
-        self.calls.append(Call(operation, total, table, indexes))
+        self.calls.append(Call(operation, total, table, indexes, kind))
+
+
+def item_kind(params: dict[str, Any]) -> str:
+    """The kind of item a request is about: its sort key up to the first "#"."""
+    key = params.get("Item") or params.get("Key") or {}
+    sort = (key.get("sk") or {}).get("S", "")
+    return str(sort).split("#", 1)[0]
 
 
 # ------------------------------------------------------------------------------ numbers

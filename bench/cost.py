@@ -78,9 +78,12 @@ class PresetCost:
     max_item: int = 0
     max_item_double_six: bool = True
     wcu_mismatch: int = 0  # reported WCU != ceil(max(old, new) / 1 KB) for the game write
-    archived: int = 0  # records the stream consumer archived a hand for
-    archive_writes: int = 0  # its PutItems (outside the requests)
+    archived: int = 0  # records the stream consumers handled
+    archive_writes: int = 0  # functions/archive's PutItems of hands (outside the requests)
     archive_wcu: float = 0.0
+    note_writes: int = 0  # functions/notify's inbox writes (outside the requests)
+    note_wcu: float = 0.0
+    actions: int = 0  # accepted changes (plays, draws, passes)
     errors: list[str] = field(default_factory=list)
 
 
@@ -158,8 +161,11 @@ def measure_costs(
     cost.finished = view["status"] == "finished"
     requests.calls.clear()
     cost.archived = api.drain()
-    puts = [c for c in requests.calls if c.operation == "PutItem"]
+    puts = [c for c in requests.calls if c.operation == "PutItem" and c.kind == "HAND"]
     cost.archive_writes, cost.archive_wcu = len(puts), sum(c.total or 0 for c in puts)
+    notes = [c for c in requests.calls if c.operation in WRITES and c.kind == "NOTE"]
+    cost.note_writes, cost.note_wcu = len(notes), sum(c.total or 0 for c in notes)
+    cost.actions = cost.plays + cost.draws + cost.passes
     return cost
 
 
@@ -229,6 +235,13 @@ def report_costs(costs: list[PresetCost], max_hands: int | None) -> dict[str, An
         f"{sum(c.archive_writes for c in costs)} archive PutItems, "
         f"{sum(c.archive_wcu for c in costs):g} WCU, for "
         f"{sum(c.hands - 1 for c in costs)} hands that ended before the last"
+    )
+    actions = sum(c.actions for c in costs)
+    note_writes = sum(c.note_writes for c in costs)
+    print(
+        "notifications (functions/notify, outside the requests; every seat a person, no device "
+        f"or socket): {note_writes} inbox writes, {sum(c.note_wcu for c in costs):g} WCU for "
+        f"{actions} accepted changes = {note_writes / max(actions, 1):.2f} a change"
     )
     if not all(c.finished for c in costs):
         print("(* = stopped before the match ended)")

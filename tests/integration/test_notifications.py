@@ -3,7 +3,9 @@ functions/notify, players read their inbox with GET /me/notifications and mark i
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -126,3 +128,23 @@ def test_the_inbox_needs_a_caller(api: Api) -> None:
     assert reply.code == "unauthorized"
     for query in ("?limit=0", "?limit=101", "?cursor=bm90IGpzb24"):
         assert api.call("GET", f"/me/notifications{query}", player="ona").status == 400
+
+
+def test_a_poisoned_record_fails_only_itself(api: Api) -> None:
+    """A batch with one record the notifier cannot read: that record is reported failed
+    (the stream retries it, then the on-failure queue keeps it); the others are handled."""
+    event = json.loads((Path(__file__).resolve().parents[2] / "events" / "notify.json").read_text())
+    good = event["Records"][0]
+    poisoned = json.loads(json.dumps(good))
+    poisoned["eventID"] = "poisoned0000000000000000000000000"
+    poisoned["dynamodb"]["SequenceNumber"] = "111100000000000000000002"
+    poisoned["dynamodb"]["NewImage"]["state"] = {"B": "bm90IGEgc3RhdGU="}  # not a game state
+    poisoned["dynamodb"]["NewImage"]["version"] = {"N": "3"}
+    batch = {"Records": [good, poisoned]}
+    result = api.invoke("notify", batch).body
+    assert result == {"batchItemFailures": [{"itemIdentifier": "111100000000000000000002"}]}
+    from domino.api import http
+
+    stem = "2026-11-29T12:00:00Z#EventNotifyGame01#0000000002#"
+    for kind in ("player_joined", "game_started"):  # alice plays elsewhere too: by id
+        assert http.inbox().inbox.get("alice", stem + kind) is not None, kind

@@ -180,11 +180,12 @@ class FlakyChannel:
         self.failures = failures
         self.sent: list[Note] = []
 
-    def send(self, note: Note) -> None:
+    def send(self, note: Note) -> bool:
         if self.failures:
             self.failures -= 1
             raise ConnectionError("the push service did not answer")
         self.sent.append(note)
+        return True
 
 
 def test_a_crash_between_inbox_and_push_still_pushes_once() -> None:
@@ -228,3 +229,18 @@ def test_reading_the_inbox() -> None:
     with pytest.raises(Exception) as unknown:
         queries.mark_read(ALICE, "2026-01-01T00:00:00Z#nope#0000000001#your_turn")
     assert getattr(unknown.value, "code", None) == "invalid_request"
+
+
+class Nowhere:
+    """A channel whose player has no device and no socket."""
+
+    def send(self, note: Note) -> bool:
+        return False
+
+
+def test_a_player_with_nowhere_to_be_sent_costs_no_outbox_write() -> None:
+    table = Table([Nowhere()])
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    assert table.drain() == 2
+    assert not any(n.pushed for n in table.inbox.notes.values())

@@ -82,16 +82,17 @@ class PushChannel:
         self.push = push
         self.awaiting = awaiting  # player -> games awaiting their move (the badge)
 
-    def send(self, note: Note) -> None:
+    def send(self, note: Note) -> bool:
         devices = self.devices.of_player(note.player)
         if not devices:
-            return
+            return False
         badge = self.awaiting(note.player)
         for device in devices:
             if not self.push.publish(device.endpoint, message(note, device, badge)):
                 # SNS disabled the endpoint: APNs or FCM said the token no longer works
                 self.devices.delete(device.player, device.device_id)
                 self.push.delete(device.endpoint)
+        return True
 
 
 def message(note: Note, device: Device, badge: int) -> dict[str, Any]:

@@ -72,12 +72,13 @@ class Notifier:
         return stored is None or stored.pushed  # gone (expired): nothing to send either
 
     def deliver(self, note: Note) -> None:
-        """Send ``note`` on every channel, then mark it sent (the outbox)."""
-        if not self.channels:
-            return
-        for channel in self.channels:
-            channel.send(note)
-        self.inbox.mark_pushed(note)
+        """Send ``note`` on every channel, then mark it sent (the outbox). A note no channel
+        had anywhere to send stays unmarked: that saves a write per notification of a player
+        without devices or sockets, and a redelivery asks the channels again (still nowhere,
+        or a device registered since, which then gets it)."""
+        sent = [channel.send(note) for channel in self.channels]
+        if any(sent):
+            self.inbox.mark_pushed(note)
 
 
 class InboxQueries:

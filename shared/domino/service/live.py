@@ -46,16 +46,18 @@ class LiveChannel:
         self.sockets = sockets
         self.clock = clock
 
-    def send(self, note: Note) -> None:
+    def send(self, note: Note) -> bool:
         """A change that notified ``note.player``: the notification rides along."""
-        self._post(note.player, note.game, note.version, note)
+        return self._post(note.player, note.game, note.version, note)
 
     def changed(self, player: str, game: str, version: int) -> None:
         """A change that notified ``player`` of nothing."""
         self._post(player, game, version, None)
 
-    def _post(self, player: str, game: str, version: int, note: Note | None) -> None:
-        for connection_id, locale in self.connections.of_player(player, int(self.clock())):
+    def _post(self, player: str, game: str, version: int, note: Note | None) -> bool:
+        """True when the player had a connection to post to."""
+        connections = self.connections.of_player(player, int(self.clock()))
+        for connection_id, locale in connections:
             notification: dict[str, Any] | None = None
             if note is not None:
                 notification = note_view(note, False, language_of(locale))
@@ -67,3 +69,4 @@ class LiveChannel:
             }
             if not self.sockets.post(connection_id, json.dumps(message).encode()):
                 self.connections.remove(player, connection_id)  # gone without a $disconnect
+        return bool(connections)

@@ -87,7 +87,10 @@ class InboxStore(Protocol):
 class Channel(Protocol):
     """A way a notification reaches a player beyond the inbox (mobile push, WebSocket)."""
 
-    def send(self, note: Note) -> None: ...
+    def send(self, note: Note) -> bool:
+        """Send ``note``; False when the player had nowhere to receive it (no device, no
+        socket): nothing was sent, so nothing can be sent twice."""
+        ...
 
 
 class LiveChanges(Protocol):
