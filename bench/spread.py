@@ -40,10 +40,11 @@ def main() -> int:
     started = time.perf_counter()
     banner("bench/spread.py", tree)
 
-    from domino.store.records import DUE_SHARDS, GameRecord, Seat, to_item
+    from domino.store.records import DUE_SHARDS, OPEN_SHARDS, GameRecord, Seat, to_item
 
     at = 1_800_000_000
     counts: Counter[str] = Counter()
+    open_counts: Counter[str] = Counter()
     for _ in range(args.games):
         record = GameRecord(
             id=secrets.token_urlsafe(16),
@@ -58,6 +59,8 @@ def main() -> int:
         )
         item = to_item(record)
         counts[item["due_shard"]] += 1
+        record.status, record.deadline, record.turn_player = "waiting", None, None
+        open_counts[to_item(record)["open_list"]] += 1  # the same game, before its deal
 
     mean = args.games / DUE_SHARDS
     busiest = max(counts.values())
@@ -76,6 +79,14 @@ def main() -> int:
     print(
         f"  timed moves a second before the busiest partition reaches {PARTITION_WCU} WCU/s: "
         f"{capacity:,.0f} (one partition for every game, as before: {single:,.0f})"
+    )
+    open_mean = args.games / OPEN_SHARDS
+    open_busiest = max(open_counts.values())
+    print(f"\nopen_games: {args.games} public waiting games over {OPEN_SHARDS} partitions")
+    print("  per partition: " + " ".join(str(open_counts[k]) for k in sorted(open_counts)))
+    print(
+        f"  most {open_busiest} ({open_busiest / open_mean:.3f}x the mean); a listing page reads "
+        f"all {OPEN_SHARDS} partitions (in parallel)"
     )
     write_json(
         args.json,

@@ -12,11 +12,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from domino.store.cursors import OPEN_CURSOR, decode_cursor, encode_cursor
+from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
 from domino.store.errors import AlreadyMember, VersionConflict
 from domino.store.inbox import Note
 from domino.store.listings import player_page
-from domino.store.records import OPEN_LIST, GameRecord, from_item, to_item
+from domino.store.records import GameRecord, from_item, to_item
 
 
 class MemoryGameStore:
@@ -151,19 +151,21 @@ class MemoryGameStore:
     # ------------------------------------------------------------------ listings
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
-        """The open_games index: public waiting games by updated_at, newest first."""
-        after = decode_cursor(cursor, OPEN_CURSOR) if cursor else None
+        """The open_games index (all its partitions): public waiting games, newest first."""
+        after = decode_cursor(cursor, MINE_CURSOR) if cursor else None
         with self.lock:
-            listed = [i for i in self.items.values() if i.get("open_list") == OPEN_LIST]
-        listed.sort(key=lambda i: (i["updated_at"], i["pk"]), reverse=True)
+            listed = [
+                i for i in self.items.values() if str(i.get("open_list", "")).startswith("OPEN#")
+            ]
+        rows = sorted(((i["updated_at"], i["pk"].removeprefix("GAME#")), i) for i in listed)[::-1]
         if after is not None:
-            position = (after["updated_at"], after["pk"])
-            listed = [i for i in listed if (i["updated_at"], i["pk"]) < position]
-        page = listed[:limit]
+            rows = [(k, i) for k, i in rows if k < (after["u"], after["i"])]
+        page = rows[:limit]
         following = None
-        if len(listed) > limit:
-            following = encode_cursor({name: page[-1][name] for name in OPEN_CURSOR})
-        return [from_item(i) for i in page], following
+        if len(rows) > limit:
+            (updated, game_id), _ = page[-1]
+            following = encode_cursor({"u": updated, "i": game_id})
+        return [from_item(i) for _, i in page], following
 
     def player_games(
         self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None

@@ -14,8 +14,7 @@ from domino.engine.errors import InvalidInput
 
 #: longer than any cursor this API writes (the lists' query parameter allows 512)
 MAX_CURSOR = 512
-#: the positions the listings write: the open_games index's key; "my games"' (updated_at, id)
-OPEN_CURSOR = ("pk", "sk", "open_list", "updated_at")
+#: the position the game listings write: (updated_at, game id) of the page's last game
 MINE_CURSOR = ("u", "i")
 
 

@@ -18,13 +18,14 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from domino.store.cursors import MINE_CURSOR, OPEN_CURSOR, decode_cursor, encode_cursor
+from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
 from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
     DUE_SHARDS,
     GAME_SK,
     OPEN_LIST,
+    OPEN_SHARDS,
     GameRecord,
     Item,
     from_attributes,
@@ -207,27 +208,49 @@ class DynamoGameStore:
     # ------------------------------------------------------------------ listings
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
-        """Public games waiting for players, most recently updated first (GSI open_games),
-        and the cursor of the next page (None on the last)."""
-        kwargs: dict[str, Any] = {
-            # one more than the page: DynamoDB hands back a LastEvaluatedKey whenever it stops at
-            # Limit, even with nothing left, and the last page must say next: null
-            "TableName": self.table_name,
-            "IndexName": "open_games",
-            "Limit": limit + 1,
-            "ScanIndexForward": False,
-            "KeyConditionExpression": "open_list = :open",
-            "ExpressionAttributeValues": to_attributes({":open": OPEN_LIST}),
-        }
-        if cursor:
-            kwargs["ExclusiveStartKey"] = to_attributes(decode_cursor(cursor, OPEN_CURSOR))
-        response = self._call(self.client.query, **kwargs)
-        items = [from_attributes(i) for i in response.get("Items", [])]
+        """Public games waiting for players, most recently updated first, and the cursor of the
+        next page (None on the last). The open_games index is spread over OPEN_SHARDS
+        partitions: each is read (in parallel) down from the cursor's position, and the
+        newest ``limit`` of them all make the page."""
+        position = decode_cursor(cursor, MINE_CURSOR) if cursor else None
+
+        def shard(number: int) -> list[tuple[tuple[str, str], dict[str, Any]]]:
+            values: dict[str, Any] = {":open": f"{OPEN_LIST}#{number}"}
+            condition = "open_list = :open"
+            if position:
+                condition += " AND updated_at <= :u"
+                values[":u"] = position["u"]
+            items = self._query(
+                TableName=self.table_name,
+                IndexName="open_games",
+                KeyConditionExpression=condition,
+                ExpressionAttributeValues=to_attributes(values),
+                ScanIndexForward=False,
+                Limit=limit + 1,
+            )
+            found = []
+            for item in items:
+                plain = from_attributes(item)
+                key = (str(plain["updated_at"]), str(plain["pk"]).removeprefix("GAME#"))
+                if position and key >= (position["u"], position["i"]):
+                    continue  # the cursor's own second: what the last page showed
+                found.append((key, plain))
+                if len(found) > limit:  # one more than the page: is there a next one?
+                    break
+            return found
+
+        with ThreadPoolExecutor(max_workers=OPEN_SHARDS) as pool:
+            rows = sorted(
+                itertools.chain.from_iterable(pool.map(shard, range(OPEN_SHARDS))),
+                key=lambda row: row[0],
+                reverse=True,
+            )
+        page = rows[:limit]
         following = None
-        if len(items) > limit:
-            items = items[:limit]
-            following = encode_cursor({name: items[-1][name] for name in OPEN_CURSOR})
-        return [from_item(i) for i in items], following
+        if len(rows) > limit:
+            (updated, game_id), _ = page[-1]
+            following = encode_cursor({"u": updated, "i": game_id})
+        return [from_item(plain) for _, plain in page], following
 
     def player_games(
         self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None

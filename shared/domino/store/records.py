@@ -18,6 +18,8 @@ from domino.limits import MAX_GAME_ID, MAX_PLAYER_ID
 
 GAME_SK = "GAME"
 OPEN_LIST = "OPEN"
+#: the open games index is spread over this many partitions (open_list = OPEN#<n>)
+OPEN_SHARDS = 4
 #: the sweeper's index (by_due) is spread over this many partitions: one GSI partition takes
 #: about 1,000 writes a second, and a throttled index throttles the table's writes
 DUE_SHARDS = 16
@@ -100,9 +102,14 @@ def game_key(game_id: str) -> str:
     return f"GAME#{game_id}"
 
 
+def shard_of(game_id: str, shards: int) -> int:
+    """A game's partition of a spread index: its id's hash spreads games evenly."""
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % shards
+
+
 def due_shard(game_id: str) -> str:
-    """The by_due partition of a game: its id's hash spreads games evenly."""
-    return str(int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % DUE_SHARDS)
+    """The by_due partition of a game."""
+    return str(shard_of(game_id, DUE_SHARDS))
 
 
 def remind_time(record: GameRecord) -> int | None:
@@ -182,7 +189,7 @@ def to_item(record: GameRecord) -> dict[str, Any]:
     if record.status == "playing" and record.turn_player:
         item["turn_player"] = record.turn_player
     if record.status == "waiting" and not record.config.get("private"):
-        item["open_list"] = OPEN_LIST
+        item["open_list"] = f"{OPEN_LIST}#{shard_of(record.id, OPEN_SHARDS)}"
     if record.deadline is not None and record.status == "playing":
         item["deadline"] = record.deadline
         due = due_time(record)
