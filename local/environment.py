@@ -40,12 +40,20 @@ class DevClock:
 
 
 def local_environment(
-    template: Template, endpoint: str, clock_file: Path | None = None
+    template: Template,
+    endpoint: str,
+    clock_file: Path | None = None,
+    *,
+    ws_endpoint: str | None = None,
 ) -> dict[str, str]:
     """The template's Globals and function variables (tables resolved to their local names),
     with dev mode on, DynamoDB at ``endpoint``, fake credentials and Powertools' tracing and
-    metrics off; ``clock_file``: the dev clock's file (see ``DevClock``)."""
+    metrics off; ``clock_file``: the dev clock's file (see ``DevClock``); ``ws_endpoint``: the
+    WebSocket management API the notifier posts to (``WS_ENDPOINT``; without it, no live
+    updates)."""
     extra = {"DOMINO_DEV_CLOCK": str(clock_file)} if clock_file else {}
+    if ws_endpoint:
+        extra["WS_ENDPOINT"] = ws_endpoint
     return template.environment(
         {
             **extra,

@@ -7,11 +7,17 @@ contract's JSON shape ``{"error": {"code": ..., "message": ...}}``: an unknown r
 (404 ``not_found``), a bad token (401 ``unauthorized``), a body over 16 KiB (413
 ``payload_too_large``), and what HTTP itself refuses: a malformed request or body (400), an
 over-long request line (414) or header (431), all with the code ``invalid_request``.
+
+The template's WebSocket API is served on the same port (``local.websocket``): clients connect
+to ``ws://127.0.0.1:PORT/ws?token=<dev token>`` and the handlers post to them through the
+management API under ``/ws/@connections/`` (``WS_ENDPOINT``), which only loopback clients may
+call and which answers in API Gateway's error shape, not the contract's.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
@@ -23,11 +29,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from domino.limits import MAX_BODY_BYTES
 
-from local import ddb, tokens
+from local import ddb, tokens, websocket
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
 from local.environment import DevClock, local_environment
 from local.invoke import http_event
@@ -37,6 +43,7 @@ from local.sns import LocalSns
 from local.streams import StreamPump, StreamSource, stream_sources
 from local.tables import ensure_tables
 from local.template import Template
+from local.websocket import WebSocketHub, error_body, gateway_error
 
 # API.md: a body over 16 KiB is 413 payload_too_large (the handlers refuse the same when
 # deployed): the runtime refuses it before reading it. The bound comes from domino.limits, a leaf
@@ -58,10 +65,10 @@ HTTP_ERRORS: dict[int, tuple[int, str, str]] = {
     431: (431, "invalid_request", "The request headers are too large."),
     505: (505, "invalid_request", "The HTTP version is not supported."),
 }
-
-
-def error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}}).encode()
+#: the management API's refusals of a body, as API Gateway names them
+GATEWAY_ERRORS = {413: "PayloadTooLargeException"}
+FOLDED = re.compile(r"\r?\n[ \t]+")  # an obsolete folded header line (RFC 9112, 5.2)
+TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s]+")  # a WebSocket's dev token, kept out of logs
 
 
 class LocalRuntime(ThreadingHTTPServer):
@@ -99,6 +106,8 @@ class LocalRuntime(ThreadingHTTPServer):
         clock: DevClock | None = None,
         schedules: list[ScheduleSource] | None = None,
         sns: LocalSns | None = None,
+        ws_idle_timeout: float = websocket.IDLE_TIMEOUT_SECONDS,
+        ws_max_age: float = websocket.MAX_CONNECTION_SECONDS,
     ) -> None:
         super().__init__(address, RequestHandler)
         self.template = template
@@ -108,6 +117,19 @@ class LocalRuntime(ThreadingHTTPServer):
         self.clock = clock
         self.schedules = schedules or []
         self.sns = sns
+        api = template.websocket_api
+        self.websockets = (
+            None
+            if api is None
+            else WebSocketHub(
+                api,
+                secret,
+                containers,
+                idle_timeout=ws_idle_timeout,
+                max_age=ws_max_age,
+                log=None if quiet else lambda line: print(line, file=sys.stderr, flush=True),
+            )
+        )
 
     def run_schedule(self, source: ScheduleSource, event: dict[str, Any]) -> Any:
         return self.containers.invoke(source.code_uri, source.handler, source.function, event)
@@ -116,6 +138,8 @@ class LocalRuntime(ThreadingHTTPServer):
 class RequestHandler(BaseHTTPRequestHandler):
     server: LocalRuntime
     protocol_version = "HTTP/1.1"
+    #: answer refusals in API Gateway's error shape (the management API), not the contract's
+    gateway_errors = False
 
     def do_GET(self) -> None:
         self.handle_request()
@@ -173,17 +197,18 @@ class RequestHandler(BaseHTTPRequestHandler):
     ) -> None:
         self.send(status, error_body(code, message), headers)
 
-    def read_body(self) -> bytes | None:
-        """The request body, or None after answering 413 (over 16 KiB) or 400 (malformed)."""
+    def read_body(self, limit: int = MAX_BODY) -> bytes | None:
+        """The request body, or None after answering 413 (over ``limit``, 16 KiB unless the
+        route takes more) or 400 (malformed)."""
         if self.headers.get("Transfer-Encoding", "").strip().lower() == "chunked":
-            return self.read_chunked()
+            return self.read_chunked(limit)
         declared = (self.headers.get("Content-Length") or "0").strip()
         if not CONTENT_LENGTH.fullmatch(declared):
             self.refuse(400, "invalid_request", "Content-Length is not a number.")
             return None
         length = int(declared)
-        if length > MAX_BODY:  # never read what we refuse
-            self.refuse(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+        if length > limit:  # never read what we refuse
+            self.refuse(413, "payload_too_large", f"Bodies are limited to {limit} bytes.")
             return None
         body = self.rfile.read(length) if length else b""
         if len(body) < length:
@@ -191,7 +216,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             return None
         return body
 
-    def read_chunked(self) -> bytes | None:
+    def read_chunked(self, limit: int = MAX_BODY) -> bytes | None:
         """A ``Transfer-Encoding: chunked`` body (RFC 9112, 7.1): hex sizes, each chunk ending
         in CRLF, a last chunk of size 0 and optional trailer lines up to an empty line."""
         chunks: list[bytes] = []
@@ -206,8 +231,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             if length == 0:
                 break
             size += length
-            if size > MAX_BODY:
-                self.refuse(413, "payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+            if size > limit:
+                self.refuse(413, "payload_too_large", f"Bodies are limited to {limit} bytes.")
                 return None
             chunk = self.rfile.read(length)
             if len(chunk) < length or self.rfile.readline(MAX_LINE + 1).strip() != b"":
@@ -226,12 +251,29 @@ class RequestHandler(BaseHTTPRequestHandler):
     def refuse(self, status: int, code: str, message: str) -> None:
         """Answer an error and close the connection: what is left of the request is unread."""
         self.close_connection = True
+        if self.gateway_errors:
+            self.send(*self.gateway_answer(status, message))
+            return
         self.fail(status, code, message)
+
+    @staticmethod
+    def gateway_answer(status: int, message: str) -> tuple[int, bytes, dict[str, str]]:
+        code, headers, body = gateway_error(
+            status, GATEWAY_ERRORS.get(status, "BadRequestException"), message
+        )
+        return code, body, headers
 
     def handle_request(self) -> None:
         started = time.perf_counter()
         split = urlsplit(self.path)
         method = self.command  # case-sensitive (RFC 9110, 9.1): "get" is no GET
+        hub = self.server.websockets
+        if hub is not None and split.path == websocket.PATH and method == "GET":
+            self.open_websocket(hub)
+            return
+        if hub is not None and split.path.startswith(websocket.MANAGEMENT_PREFIX):
+            self.manage_connection(hub, method, split.path)
+            return
         body = self.read_body()
         if body is None:
             return
@@ -306,6 +348,53 @@ class RequestHandler(BaseHTTPRequestHandler):
         else:
             payload = raw.encode() if isinstance(raw, str) else json.dumps(raw).encode()
         self.send(int(result["statusCode"]), payload, headers, result.get("cookies"))
+
+    def open_websocket(self, hub: WebSocketHub) -> None:
+        """``GET /ws``: the handshake (http.server has read it: its bytes are handed on as
+        received, with whatever the client sent after them) and then the connection, on this
+        thread, until it closes; the socket is not used for HTTP again."""
+        self.close_connection = True
+        lines = [self.raw_requestline]
+        for key, value in self.headers.items():
+            lines.append(f"{key}: {FOLDED.sub(' ', value)}\r\n".encode("latin-1"))
+        hub.serve(
+            b"".join(lines) + b"\r\n" + self.buffered(),
+            self.connection,
+            self.client_address[0],
+            self.log_handshake,
+        )
+
+    def log_handshake(self, status: int) -> None:
+        self.requestline = TOKEN_IN_QUERY.sub(r"\1...", self.requestline)
+        self.log_request(status)
+
+    def buffered(self) -> bytes:
+        """What ``rfile`` read from the socket past the request (a client may send its first
+        frames without waiting for the handshake's answer): never blocks."""
+        self.connection.setblocking(False)
+        try:
+            return self.rfile.read1(65536) or b""
+        except OSError:
+            return b""
+        finally:
+            self.connection.setblocking(True)
+
+    def manage_connection(self, hub: WebSocketHub, method: str, path: str) -> None:
+        """``POST|GET|DELETE /ws/@connections/{id}``: API Gateway's management API, for the
+        handlers on this machine only (boto3 signs its requests; the signature is not checked).
+        """
+        self.gateway_errors = True
+        if not ipaddress.ip_address(self.client_address[0].removeprefix("::ffff:")).is_loopback:
+            self.close_connection = True  # the body is left unread
+            status, headers, body = gateway_error(403, "ForbiddenException", "Forbidden")
+            self.send(status, body, headers)
+            return
+        data = self.read_body(websocket.MAX_MESSAGE_BYTES)
+        if data is None:
+            return
+        connection_id = unquote(path.removeprefix(websocket.MANAGEMENT_PREFIX))
+        status, headers, body = hub.manage(method, connection_id, data)
+        self.send(status, body, headers)
 
     def dev_clock(self, method: str, body: bytes) -> None:
         """``GET /dev/clock``: the handlers' clock; ``POST {"advance": seconds}`` moves it on
@@ -472,6 +561,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quiet", action="store_true", help="no access log")
     parser.add_argument(
+        "--ws-idle-timeout",
+        type=float,
+        default=websocket.IDLE_TIMEOUT_SECONDS,
+        help="seconds without a message after which a WebSocket closes (API Gateway: 600)",
+    )
+    parser.add_argument(
+        "--ws-max-age",
+        type=float,
+        default=websocket.MAX_CONNECTION_SECONDS,
+        help="seconds after which any WebSocket closes (API Gateway: 7200)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=int(os.environ.get("LOCAL_WORKERS", "4")),
@@ -493,12 +594,24 @@ def main(argv: list[str] | None = None) -> int:
         ensure_tables(endpoint, template)
         clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
         sns = LocalSns()  # mobile push through boto3's SNS code path, to moto's server
-        env = {**local_environment(template, endpoint, clock.path), **sns.environment()}
+        # the handlers post to sockets through the management API on this runtime's port
+        ws_endpoint = f"http://127.0.0.1:{args.port}{websocket.PATH}"
+        env = {
+            **local_environment(
+                template,
+                endpoint,
+                clock.path,
+                ws_endpoint=ws_endpoint if template.websocket_api else None,
+            ),
+            **sns.environment(),
+        }
         os.environ.update(env)
         sources = stream_sources(template)
         schedules = schedule_sources(template)
+        ws_routes = template.websocket_api.routes.values() if template.websocket_api else []
         handlers = sorted(
             {(str(r.code_uri), r.handler) for r in template.routes}
+            | {(str(r.code_uri), r.handler) for r in ws_routes}
             | {(str(s.code_uri), s.handler) for s in sources}
             | {(str(s.code_uri), s.handler) for s in schedules}
         )
@@ -513,6 +626,8 @@ def main(argv: list[str] | None = None) -> int:
             clock,
             schedules,
             sns,
+            args.ws_idle_timeout,
+            args.ws_max_age,
         )
 
         def shutdown(signum: int, _frame: Any) -> None:
@@ -526,9 +641,12 @@ def main(argv: list[str] | None = None) -> int:
         start_schedules(schedules, httpd.run_schedule, stop)
         threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()
         kind = database.kind if database else "existing DynamoDB"
+        live = (
+            f", live updates on ws://{args.host}:{args.port}{websocket.PATH}" if ws_routes else ""
+        )
         print(
             f"domino local runtime on http://{args.host}:{args.port} "
-            f"({len(template.routes)} routes, {kind} on {endpoint}) "
+            f"({len(template.routes)} routes, {kind} on {endpoint}{live}) "
             f"ready in {time.perf_counter() - started:.1f}s; Ctrl-C stops it.",
             file=sys.stderr,
             flush=True,
@@ -542,6 +660,8 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         if httpd is not None:
             httpd.shutdown()
+            if httpd.websockets is not None:  # their $disconnect runs before the containers go
+                httpd.websockets.close_all()
             httpd.server_close()
         if streams is not None:  # its last batch finishes before the containers go
             streams.join(timeout=INVOKE_TIMEOUT_SECONDS)

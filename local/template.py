@@ -1,8 +1,10 @@
 """Read template.yaml the way the local runtime needs it: routes, tables, environment.
 
 Only what ``make run`` and the tests use is interpreted: HttpApi events of functions, their
-auth, the DynamoDB tables and the Globals environment. CloudFormation tags are kept as
-``Intrinsic`` values and resolved against local names where it matters (``!Ref Table``).
+auth, the WebSocket API (its routes, their integration's function, their route responses, its
+authorizer's identity source), the DynamoDB tables and the Globals environment. CloudFormation
+tags are kept as ``Intrinsic`` values and resolved against local names where it matters
+(``!Ref Table``, ``!Sub "integrations/${Integration}"``, ``${Function.Arn}``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,60 @@ class Route:
         return None if found is None else found.groupdict()
 
 
+@dataclass(frozen=True)
+class WebSocketRoute:
+    """A route of the WebSocket API and the function its integration invokes."""
+
+    route_key: str  # $connect, $disconnect, $default or a selection value ("ping")
+    function: str  # logical id
+    code_uri: Path
+    handler: str
+    two_way: bool  # has a RouteResponse: the function's returned body goes back to the client
+    auth: bool  # behind the API's authorizer (API Gateway allows one on $connect only)
+
+
+@dataclass(frozen=True)
+class WebSocketApi:
+    """An ``AWS::ApiGatewayV2::Api`` of ``ProtocolType: WEBSOCKET``."""
+
+    name: str  # logical id
+    #: ``$request.body.action`` -> ("action",): the JSON path in a message's body naming its route
+    selection_path: tuple[str, ...]
+    stage: str
+    routes: dict[str, WebSocketRoute]
+    #: where the authorizer's identity comes from: ("querystring" | "header", name), or None
+    identity_source: tuple[str, str] | None
+
+
+_SELECTION = re.compile(r"\$\{?request\.body\.([A-Za-z0-9_.-]+?)\}?")
+_IDENTITY = re.compile(r"route\.request\.(querystring|header)\.(.+)")
+_SUB_REF = re.compile(r"\$\{([A-Za-z0-9]+)\}")
+_SUB_ARN = re.compile(r"\$\{([A-Za-z0-9]+)\.Arn\}")
+
+
+def selection_path(expression: str) -> tuple[str, ...]:
+    """``$request.body.action`` (or ``${request.body.action}``) -> ``("action",)``: a WebSocket
+    API selects routes by a value of the message's JSON body, nothing else."""
+    found = _SELECTION.fullmatch(expression.strip())
+    if found is None:
+        raise ValueError(f"unsupported RouteSelectionExpression {expression!r}")
+    return tuple(found[1].split("."))
+
+
+def _sub_text(value: Any) -> str:
+    """The string of ``!Sub "..."`` (or ``!Sub ["...", {...}]``), else of a plain value."""
+    if isinstance(value, Intrinsic) and value.name == "Sub":
+        inner = value.value
+        return str(inner[0] if isinstance(inner, list) else inner)
+    if isinstance(value, Intrinsic) and value.name == "GetAtt":
+        return "${" + (value.value if isinstance(value.value, str) else ".".join(value.value)) + "}"
+    return str(value)
+
+
+def _ref(value: Any) -> str | None:
+    return str(value.value) if isinstance(value, Intrinsic) and value.name == "Ref" else None
+
+
 def _path_pattern(path: str) -> re.Pattern[str]:
     regex = ""
     for part in re.split(r"(\{[^}]+\})", path):
@@ -89,14 +145,19 @@ class Template:
     def of_type(self, kind: str) -> dict[str, dict[str, Any]]:
         return {name: res for name, res in self.resources.items() if res.get("Type") == kind}
 
+    def function_code(self, name: str) -> tuple[Path, str]:
+        """A function's code folder and handler, Globals applied."""
+        globals_fn = self.doc.get("Globals", {}).get("Function", {})
+        props = self.resources[name].get("Properties", {})
+        code_uri = self.root / props.get("CodeUri", globals_fn.get("CodeUri", "."))
+        return code_uri, props.get("Handler", globals_fn.get("Handler", "app.handler"))
+
     def function_events(self, kind: str) -> Iterator[tuple[str, Path, str, dict[str, Any]]]:
         """(function, code folder, handler, event properties) of every event of type ``kind``
         (``HttpApi``, ``DynamoDB``), Globals applied."""
-        globals_fn = self.doc.get("Globals", {}).get("Function", {})
         for name, res in self.of_type("AWS::Serverless::Function").items():
             props = res.get("Properties", {})
-            code_uri = self.root / props.get("CodeUri", globals_fn.get("CodeUri", "."))
-            handler = props.get("Handler", globals_fn.get("Handler", "app.handler"))
+            code_uri, handler = self.function_code(name)
             for event in props.get("Events", {}).values():
                 if event.get("Type") == kind:
                     yield name, code_uri, handler, event.get("Properties", {})
@@ -134,6 +195,70 @@ class Template:
             if params is not None:
                 return route, params
         return None
+
+    @cached_property
+    def websocket_api(self) -> WebSocketApi | None:
+        """The template's WebSocket API (the first by logical id, should there be several), with
+        the routes whose integration invokes a function of the template."""
+        apis = sorted(
+            name
+            for name, res in self.of_type("AWS::ApiGatewayV2::Api").items()
+            if res.get("Properties", {}).get("ProtocolType") == "WEBSOCKET"
+        )
+        if not apis:
+            return None
+        api = apis[0]
+        props = self.resources[api]["Properties"]
+
+        def of_api(kind: str) -> dict[str, dict[str, Any]]:
+            return {
+                name: res.get("Properties", {})
+                for name, res in self.of_type(kind).items()
+                if _ref(res.get("Properties", {}).get("ApiId")) == api
+            }
+
+        stages = sorted(
+            str(p.get("StageName", "")) for p in of_api("AWS::ApiGatewayV2::Stage").values()
+        )
+        answered = {
+            _ref(p.get("RouteId")) for p in of_api("AWS::ApiGatewayV2::RouteResponse").values()
+        }
+        integrations = of_api("AWS::ApiGatewayV2::Integration")
+        functions = self.of_type("AWS::Serverless::Function")
+        routes: dict[str, WebSocketRoute] = {}
+        for name, route in of_api("AWS::ApiGatewayV2::Route").items():
+            target = _SUB_REF.fullmatch(
+                _sub_text(route.get("Target", "")).removeprefix("integrations/")
+            )
+            integration = integrations.get(target[1] if target else "")
+            if integration is None:
+                continue  # a mock or HTTP integration: nothing to run locally
+            arn = _SUB_ARN.search(_sub_text(integration.get("IntegrationUri", "")))
+            if arn is None or arn[1] not in functions:
+                continue
+            code_uri, handler = self.function_code(arn[1])
+            key = str(route["RouteKey"])
+            routes[key] = WebSocketRoute(
+                route_key=key,
+                function=arn[1],
+                code_uri=code_uri,
+                handler=handler,
+                two_way=name in answered,
+                auth=str(route.get("AuthorizationType", "NONE")).upper() != "NONE",
+            )
+        identity: tuple[str, str] | None = None
+        for authorizer in of_api("AWS::ApiGatewayV2::Authorizer").values():
+            for source in authorizer.get("IdentitySource") or []:
+                found = _IDENTITY.fullmatch(str(source))
+                if found and identity is None:
+                    identity = (found[1], found[2])
+        return WebSocketApi(
+            name=api,
+            selection_path=selection_path(str(props.get("RouteSelectionExpression", ""))),
+            stage=stages[0] if stages else "$default",
+            routes=routes,
+            identity_source=identity,
+        )
 
     def allowed_methods(self, path: str) -> set[str]:
         return {r.method for r in self.routes if r.pattern.fullmatch(path)}

@@ -96,9 +96,14 @@ def verify(secret: bytes, authorization: str | None) -> dict[str, Any]:
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise TokenError("Authorization must be 'Bearer <token>'")
+    return verify_token(secret, token.strip())
+
+
+def verify_token(secret: bytes, token: str) -> dict[str, Any]:
+    """Claims of a valid token itself (a WebSocket's ``?token=``), else TokenError."""
     try:
         claims: dict[str, Any] = jwt.decode(
-            token.strip(),
+            token,
             secret,
             algorithms=[ALGORITHM],
             audience=AUDIENCE,

@@ -1,0 +1,221 @@
+"""Live updates: from an accepted move to the other player's WebSocket message, on `make run`.
+
+    python bench/live.py [--moves N] [--workers N] [--tree PATH] [--json FILE]
+
+Prints figures, asserts nothing. It starts the local runtime (``python -m local``, in memory, on
+free ports) as ``make run`` does, connects two players to ``ws://127.0.0.1:PORT/ws`` and has
+them play seeded dos-jugadores games over HTTP, one move at a time. For each move it takes the
+time from the move's HTTP 200 (its answer read) to the ``game_changed`` of that version arriving
+on the other player's socket: the path is the game item's write, DynamoDB Local's stream, the
+runtime's stream pump (it polls every 0.1 s), functions/notify (inbox, push, then boto3's
+management API client) and the runtime's ``/ws/@connections`` posting the frame. Each move waits
+for its message (or ``--wait`` seconds) before the next, so the figures are one move's, not a
+queue's. The goal is a p95 under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from _common import REPO, add_common_arguments, banner, footer, percentile, use_tree, write_json
+
+
+class Runtime:
+    """A ``python -m local`` process on free ports (what ``make run`` starts), in memory."""
+
+    def __init__(self, tree_path: str, workers: int) -> None:
+        from local.ddb import free_port
+
+        self.port, ddb_port = free_port(), free_port()
+        env = dict(os.environ)
+        env["DOMINO_TEMPLATE"] = f"{tree_path}/template.yaml"
+        env["PYTHONPATH"] = os.pathsep.join([f"{tree_path}/shared", str(REPO)])
+        args = [sys.executable, "-m", "local", "--port", str(self.port), "--ddb-port"]
+        args += [str(ddb_port), "--in-memory", "--quiet", "--workers", str(workers)]
+        self.process = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit("the local runtime did not start")
+            time.sleep(0.2)
+
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=data, method=method
+        )
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def token(self, player: str) -> str:
+        return str(
+            self.request("POST", "/dev/token", {"player": player, "name": player})[1]["token"]
+        )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+class Inbox:
+    """A socket's messages, each stamped when it arrived (a thread reads them)."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, open_timeout=10)
+        self.arrived: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for raw in self.ws:
+                at = time.perf_counter()
+                message = json.loads(raw)
+                if message.get("type") == "game_changed":
+                    with self.changed:
+                        key = (message["game"], message["version"])
+                        self.arrived.setdefault(key, (at, message))
+                        self.changed.notify_all()
+        except ConnectionClosed:
+            pass
+
+    def wait(self, game: str, version: int, within: float) -> tuple[float, dict[str, Any]] | None:
+        with self.changed:
+            self.changed.wait_for(lambda: (game, version) in self.arrived, timeout=within)
+            return self.arrived.get((game, version))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=100, help="moves measured")
+    parser.add_argument("--workers", type=int, default=4, help="the runtime's LOCAL_WORKERS")
+    parser.add_argument("--wait", type=float, default=10.0, help="seconds a message may take")
+    add_common_arguments(parser)
+    args = parser.parse_args()
+    tree = use_tree(args.tree)
+    started = time.perf_counter()
+    banner("bench/live.py", tree)
+
+    runtime = Runtime(str(tree.path), args.workers)
+    sockets: list[Inbox] = []
+    try:
+        suffix = f"{os.getpid()}"
+        tokens = [runtime.token(f"alice{suffix}"), runtime.token(f"bob{suffix}")]
+        sockets = [Inbox(f"ws://127.0.0.1:{runtime.port}/ws?token={t}") for t in tokens]
+        latencies: dict[str, list[float]] = {"your_turn": [], "other": [], "none": []}
+        http_ms: list[float] = []
+        missed = games = 0
+        seed = 0
+        while sum(len(v) for v in latencies.values()) + missed < args.moves:
+            seed += 1
+            games += 1
+            status, game = runtime.request(
+                "POST",
+                "/games",
+                {"preset": "dos-jugadores", "players": 2, "seed": seed},
+                tokens[0],
+            )
+            assert status == 201, game
+            status, view = runtime.request("POST", f"/games/{game['id']}/join", {}, tokens[1])
+            assert status == 200, view
+            seats = {}
+            for index, token in enumerate(tokens):
+                seats[
+                    runtime.request("GET", f"/games/{game['id']}", token=token)[1]["you"]["seat"]
+                ] = index
+            while view["status"] == "playing":
+                if sum(len(v) for v in latencies.values()) + missed >= args.moves:
+                    break
+                mover = seats[view["turn"]]
+                status, mine = runtime.request("GET", f"/games/{game['id']}", token=tokens[mover])
+                you = mine["you"]
+                action, body = (
+                    ("play", you["legal"][0])
+                    if you["legal"]
+                    else (("draw", {}) if you["can_draw"] else ("pass", {}))
+                )
+                sent = time.perf_counter()
+                status, view = runtime.request(
+                    "POST", f"/games/{game['id']}/{action}", body, tokens[mover]
+                )
+                accepted = time.perf_counter()
+                if status != 200:
+                    raise SystemExit(f"{action} answered {status}: {view}")
+                http_ms.append((accepted - sent) * 1000)
+                other = sockets[1 - mover]
+                got = other.wait(game["id"], view["version"], args.wait)
+                if got is None:
+                    missed += 1
+                    continue
+                at, message = got
+                kind = (message["notification"] or {}).get("type")
+                bucket = "none" if kind is None else "your_turn" if kind == "your_turn" else "other"
+                latencies[bucket].append((at - accepted) * 1000)
+    finally:
+        for inbox in sockets:
+            inbox.close()
+        runtime.stop()
+
+    every = [x for values in latencies.values() for x in values]
+    print(
+        f"\n{len(every)} moves in {games} games (LOCAL_WORKERS={args.workers}); "
+        f"{missed} messages not arrived within {args.wait:.0f} s"
+    )
+    print(
+        f"  move, HTTP: p50 {percentile(http_ms, 0.5):.0f} ms, "
+        f"p95 {percentile(http_ms, 0.95):.0f} ms"
+    )
+    print("  HTTP 200 -> game_changed on the other player's socket:")
+    for label, values in (("every move", every), *latencies.items()):
+        if values:
+            print(
+                f"    {label:<11} n={len(values):>4}  p50 {percentile(values, 0.5):6.0f} ms  "
+                f"p95 {percentile(values, 0.95):6.0f} ms  max {max(values):6.0f} ms"
+            )
+    write_json(
+        args.json,
+        {
+            "moves": len(every),
+            "missed": missed,
+            "p50_ms": percentile(every, 0.5),
+            "p95_ms": percentile(every, 0.95),
+            "max_ms": max(every) if every else None,
+        },
+    )
+    footer(started)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
