@@ -100,12 +100,15 @@ def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.Mo
 class Connections:
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], str | None] = {}
+        self.opened: dict[tuple[str, str], int] = {}
 
     def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
         self.items[player, connection_id] = locale
+        self.opened[player, connection_id] = at
 
-    def remove(self, player: str, connection_id: str) -> None:
-        self.items.pop((player, connection_id), None)
+    def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None:
+        if opened_before is None or self.opened.get((player, connection_id), 0) < opened_before:
+            self.items.pop((player, connection_id), None)
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         return [(c, loc) for (p, c), loc in self.items.items() if p == player]
@@ -169,3 +172,15 @@ def test_every_change_reaches_every_seated_players_sockets_once() -> None:
     table.service.commands.move(BOB, game.game_id, MakeMove("play", "6-6"), None)
     table.drain()
     assert ("alice", "a-phone") not in connections.items  # gone: forgotten
+
+
+def test_a_connection_still_opening_is_not_forgotten() -> None:
+    """API Gateway refuses posts to a connection whose $connect has not answered yet (410),
+    like a gone one: a connection younger than OPENING_SECONDS stays."""
+    connections, sockets = Connections(), Sockets()
+    now = 1_800_000_000
+    connections.add("alice", "new", now - 1, None)
+    connections.add("alice", "old", now - 3600, None)
+    sockets.gone.update({"new", "old"})
+    LiveChannel(connections, sockets, clock=lambda: float(now)).changed("alice", "g" * 22, 3)
+    assert set(connections.items) == {("alice", "new")}

@@ -20,6 +20,8 @@ from domino.service.values import Caller
 from domino.store.inbox import Note
 
 PONG = json.dumps({"type": "pong"})
+#: a connection younger than this that refuses a post is still opening, not gone
+OPENING_SECONDS = 10
 
 
 class LiveUpdates:
@@ -68,5 +70,8 @@ class LiveChannel:
                 "notification": notification,
             }
             if not self.sockets.post(connection_id, json.dumps(message).encode()):
-                self.connections.remove(player, connection_id)  # gone without a $disconnect
+                # gone without a $disconnect; but a connection still opening is refused too
+                # (its $connect has not answered yet): that one stays
+                now = int(self.clock())
+                self.connections.remove(player, connection_id, now - OPENING_SECONDS)
         return bool(connections)

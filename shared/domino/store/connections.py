@@ -4,6 +4,8 @@ $disconnect never came goes too)."""
 
 from __future__ import annotations
 
+from botocore.exceptions import ClientError
+
 from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
 
@@ -29,11 +31,23 @@ class DynamoConnections:
             self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
         )
 
-    def remove(self, player: str, connection_id: str) -> None:
+    def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None:
+        """Forget the connection (only if it opened before ``opened_before``, when given)."""
         key = {"pk": player_key(player), "sk": CONN_PREFIX + connection_id}
-        self.table.call(
-            self.table.client.delete_item, TableName=self.table.name, Key=to_attributes(key)
-        )
+        kwargs: dict[str, object] = {}
+        if opened_before is not None:
+            kwargs["ConditionExpression"] = "connected < :t"
+            kwargs["ExpressionAttributeValues"] = to_attributes({":t": opened_before})
+        try:
+            self.table.call(
+                self.table.client.delete_item,
+                TableName=self.table.name,
+                Key=to_attributes(key),
+                **kwargs,
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         """The player's open connections and their locales (TTL deletes late: an expired one
