@@ -116,9 +116,24 @@ class Inbox:
         self.ws.close()
 
 
+def inbox_item(
+    runtime: Runtime, token: str, game: str, version: int, within: float
+) -> float | None:
+    """When the player's inbox holds a notification of ``game`` at ``version`` or later (None:
+    not in time)."""
+    deadline = time.perf_counter() + within
+    while time.perf_counter() < deadline:
+        status, body = runtime.request("GET", "/me/notifications?limit=5", token=token)
+        notes = body.get("notifications") or [] if status == 200 else []
+        if any(n["game"] == game and n["version"] >= version for n in notes):
+            return time.perf_counter()
+        time.sleep(0.01)
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=100, help="moves measured")
+    parser.add_argument("--moves", type=int, default=1000, help="moves measured")
     parser.add_argument("--workers", type=int, default=4, help="the runtime's LOCAL_WORKERS")
     parser.add_argument("--wait", type=float, default=10.0, help="seconds a message may take")
     add_common_arguments(parser)
@@ -135,6 +150,7 @@ def main() -> int:
         sockets = [Inbox(f"ws://127.0.0.1:{runtime.port}/ws?token={t}") for t in tokens]
         latencies: dict[str, list[float]] = {"your_turn": [], "other": [], "none": []}
         http_ms: list[float] = []
+        inbox_ms: list[float] = []
         missed = games = 0
         seed = 0
         while sum(len(v) for v in latencies.values()) + missed < args.moves:
@@ -173,6 +189,13 @@ def main() -> int:
                 if status != 200:
                     raise SystemExit(f"{action} answered {status}: {view}")
                 http_ms.append((accepted - sent) * 1000)
+                if view["status"] == "playing" and seats[view["turn"]] != mover:
+                    # the turn passed: the other player's inbox gets your_turn at this version
+                    seen = inbox_item(
+                        runtime, tokens[1 - mover], game["id"], view["version"], args.wait
+                    )
+                    if seen is not None:
+                        inbox_ms.append((seen - accepted) * 1000)
                 other = sockets[1 - mover]
                 got = other.wait(game["id"], view["version"], args.wait)
                 if got is None:
@@ -196,6 +219,12 @@ def main() -> int:
         f"  move, HTTP: p50 {percentile(http_ms, 0.5):.0f} ms, "
         f"p95 {percentile(http_ms, 0.95):.0f} ms"
     )
+    if inbox_ms:
+        print(
+            f"  HTTP 200 -> your_turn in the other player's inbox (GET /me/notifications polled "
+            f"every 10 ms): n={len(inbox_ms)}  p50 {percentile(inbox_ms, 0.5):.0f} ms  "
+            f"p95 {percentile(inbox_ms, 0.95):.0f} ms  max {max(inbox_ms):.0f} ms"
+        )
     print("  HTTP 200 -> game_changed on the other player's socket:")
     for label, values in (("every move", every), *latencies.items()):
         if values:
@@ -211,6 +240,8 @@ def main() -> int:
             "p50_ms": percentile(every, 0.5),
             "p95_ms": percentile(every, 0.95),
             "max_ms": max(every) if every else None,
+            "inbox_p50_ms": percentile(inbox_ms, 0.5),
+            "inbox_p95_ms": percentile(inbox_ms, 0.95),
         },
     )
     footer(started)
