@@ -11,7 +11,7 @@ app = make_app()
 
 @app.get("/games/<game_id>")
 def get_game(game_id: str) -> Response[Any]:
-    return respond(seen(service().queries.get(caller(app), game_id)))
+    return respond(seen(service().queries.get(caller(app), game_id)), app)
 
 
 handler = lambda_handler(app)

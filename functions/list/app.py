@@ -10,6 +10,8 @@ from domino.api.http import caller, lambda_handler, respond_page, service
 app = make_app()
 
 Limit = Annotated[int, Query(ge=1, le=100)]
+#: the form of updated_at: 2026-11-30T12:00:00Z
+ISO_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 Cursor = Annotated[str | None, Query(min_length=1, max_length=512)]
 
 
@@ -19,7 +21,7 @@ def open_games(
     limit: Limit = 20,
     cursor: Cursor = None,
 ) -> Response[Any]:
-    return respond_page(service().queries.open_games(caller(app), limit, cursor), "games")
+    return respond_page(app, service().queries.open_games(caller(app), limit, cursor), "games")
 
 
 @app.get("/me/games")
@@ -28,9 +30,12 @@ def my_games(
     turn: Annotated[Literal["mine"] | None, Query()] = None,
     limit: Limit = 20,
     cursor: Cursor = None,
+    updated_after: Annotated[str | None, Query(pattern=ISO_UTC)] = None,
 ) -> Response[Any]:
-    page = service().queries.my_games(caller(app), status, turn == "mine", limit, cursor)
-    return respond_page(page, "games")
+    page = service().queries.my_games(
+        caller(app), status, turn == "mine", limit, cursor, updated_after
+    )
+    return respond_page(app, page, "games")
 
 
 handler = lambda_handler(app)

@@ -1,4 +1,6 @@
-"""GET /games/{id}/moves?after=N: the move log above N, a drawn tile shown only to its drawer."""
+"""GET /games/{id}/moves?after=N&limit=L: the move log above N, L moves a page (100 by default,
+at most 1,000), a drawn tile shown only to its drawer; ``next`` is the ``after`` of the next
+page (null on the last)."""
 
 from typing import Annotated, Any
 
@@ -11,9 +13,14 @@ app = make_app()
 
 
 @app.get("/games/<game_id>/moves")
-def moves(game_id: str, after: Annotated[int, Query(ge=0, le=10**9)] = 0) -> Response[Any]:
-    version, log = service().queries.moves(caller(app), game_id, after)
-    return respond(tagged({"moves": log, "next": None}, version))
+def moves(
+    game_id: str,
+    after: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> Response[Any]:
+    page = service().queries.moves(caller(app), game_id, after, limit)
+    body = {"moves": page.moves, "next": page.next}
+    return respond(tagged(body, page.version, hand=page.seated), app)
 
 
 handler = lambda_handler(app)

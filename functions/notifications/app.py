@@ -18,7 +18,7 @@ def notifications(
     cursor: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
 ) -> Response[Any]:
     page, unread = inbox().page(caller(app), limit, cursor)
-    return respond_page(page, "notifications", unread=unread)
+    return respond_page(app, page, "notifications", unread=unread)
 
 
 @app.post("/me/notifications/read")

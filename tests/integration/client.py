@@ -86,10 +86,26 @@ class Api(Harness):
     def leave(self, game: str, player: str) -> Reply:
         return self.call("POST", f"/games/{game}/leave", {}, player=player)
 
-    def moves(self, game: str, player: Any = "alice", after: int = 0) -> Reply:
-        """GET /moves once the stream consumers have caught up (``call`` reads without)."""
+    def moves(
+        self, game: str, player: Any = "alice", after: int = 0, limit: int | None = None
+    ) -> Reply:
+        """GET /moves once the stream consumers have caught up (``call`` reads without): one
+        page of ``limit``, or (None) every page from ``after`` on, following ``next``, joined
+        into the last page's reply."""
         self.drain()
-        return self.call("GET", f"/games/{game}/moves?after={after}", player=player)
+        if limit is not None:
+            path = f"/games/{game}/moves?after={after}&limit={limit}"
+            return self.call("GET", path, player=player)
+        joined: list[Any] = []
+        while True:
+            reply = self.call("GET", f"/games/{game}/moves?after={after}", player=player)
+            if reply.status != 200:
+                return reply
+            joined += reply.body["moves"]
+            if reply.body["next"] is None:
+                reply.body["moves"] = joined
+                return reply
+            after = reply.body["next"]
 
 
 # -------------------------------------------------------------------- hidden information

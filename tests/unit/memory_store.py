@@ -168,12 +168,19 @@ class MemoryGameStore:
         return [from_item(i) for _, i in page], following
 
     def player_games(
-        self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+        self,
+        player: str,
+        *,
+        status: str | None,
+        turn_mine: bool,
+        limit: int,
+        cursor: str | None,
+        updated_after: str | None = None,
     ) -> tuple[list[GameRecord], str | None]:
         with self.lock:
             records = [self._record(g) for g in self.members.get(player, set())]
         found = [r for r in records if r is not None]
-        return player_page(found, player, status, turn_mine, limit, cursor)
+        return player_page(found, player, status, turn_mine, limit, cursor, updated_after)
 
 
 class MemoryInbox:

@@ -90,7 +90,7 @@ def test_auto_plays_the_turn_for_the_late_player() -> None:
     view = table.view(game)
     assert view["board"]["tiles"][0] == {"tile": "6-6", "seat": 1, "end": None}
     assert view["turn"] == 0 and not view["seats"][1]["bot"]  # the seat stays bob's
-    _, moves = table.service.queries.moves(ALICE, game, 0)
+    moves = table.service.queries.moves(ALICE, game, 0).moves
     assert moves[-1] == {**moves[-1], "action": "timeout", "move": "play", "tile": "6-6"}
     assert "forfeit" not in moves[-1]
     table.drain()
@@ -108,8 +108,8 @@ def test_auto_finishes_the_whole_turn_draws_included() -> None:
     table.service.commands.move(BOB, game, MakeMove("play", "6-6"), None)
     table.clock.advance(HOUR + 1)
     assert table.service.sweeper.sweep().timed_out == 1
-    _, bobs = table.service.queries.moves(BOB, game, 1)
-    _, alices = table.service.queries.moves(ALICE, game, 1)
+    bobs = table.service.queries.moves(BOB, game, 1).moves
+    alices = table.service.queries.moves(ALICE, game, 1).moves
     assert [m["move"] for m in bobs] == ["draw", "play"]
     assert "tile" not in bobs[0] and alices[0]["tile"] == "4-6"  # a drawn tile: hers only
     assert table.view(game)["turn"] == 1
@@ -122,7 +122,7 @@ def test_forfeit_hands_the_seat_to_a_bot() -> None:
     table.service.sweeper.sweep()
     view = table.view(game)
     assert view["seats"][1]["bot"] and view["seats"][1]["player"] == "bob"
-    _, moves = table.service.queries.moves(ALICE, game, 0)
+    moves = table.service.queries.moves(ALICE, game, 0).moves
     assert moves[0] == {**moves[0], "action": "timeout", "move": "play", "forfeit": True}
     with pytest.raises(DominoError) as gone:
         table.service.commands.move(BOB, game, MakeMove("play", "0-6"), None)
@@ -144,7 +144,7 @@ def test_a_move_racing_the_sweeper_exactly_one_wins() -> None:
 
     table.store.before_save = bob_first
     assert table.service.sweeper.sweep() == (1, 0, 0)
-    _, moves = table.service.queries.moves(ALICE, game, 0)
+    moves = table.service.queries.moves(ALICE, game, 0).moves
     assert [m["action"] for m in moves] == ["play"]  # bob's own play, no timeout
 
 

@@ -202,7 +202,7 @@ def test_bots_move_inside_the_command(service: GameService) -> None:
     # seed 5: the hand goes on after alice's play (checked, so that the test means something)
     assert seen.view["status"] == "playing" and seen.view["hand_number"] == 1
     assert seen.view["turn"] == 0  # the three bots moved in the same command
-    _, log = service.queries.moves(ALICE, game, before)
+    log = service.queries.moves(ALICE, game, before).moves
     assert log[0]["seat"] == 0 and {1, 2, 3} <= {m["seat"] for m in log}
     assert seen.version == before + len(log)  # every accepted change adds one
 
@@ -244,7 +244,7 @@ def test_the_archive_copies_the_hand_a_write_marked(service: GameService) -> Non
         if record.archive_hand is not None:  # the stream delivers this write's new image
             assert service.archive.archive_hand(to_attributes(to_item(record)))
             hands += 1
-    version, moves = service.queries.moves(BOB, game, 0)
+    version, moves, _, _ = service.queries.moves(BOB, game, 0)
     assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
     assert version == service.queries.get(BOB, game).version
 

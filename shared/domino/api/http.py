@@ -237,22 +237,46 @@ def header(app: APIGatewayHttpResolver, name: str) -> str | None:
     return headers.get(name.lower()) or headers.get(name)
 
 
-def tagged(body: dict[str, Any], version: int, status: int = 200, **headers: str) -> Reply:
+#: for an answer that holds the caller's hand: phones' HTTP caches keep it for the caller alone
+#: and ask again with If-None-Match before using it (a 304 costs no body)
+PRIVATE = "private, no-cache"
+
+
+def tagged(
+    body: dict[str, Any], version: int, status: int = 200, *, hand: bool = False, **headers: str
+) -> Reply:
     """An answer about a game, with its version as the ETag."""
+    if hand:
+        headers["Cache-Control"] = PRIVATE
     return Reply(status, body, {"ETag": etag(version), **headers})
 
 
 def seen(game: GameSeen, status: int = 200, **headers: str) -> Reply:
-    """A game as the caller sees it."""
-    return tagged(game.view, game.version, status, **headers)
+    """A game as the caller sees it (their hand in ``you`` when they have a seat)."""
+    return tagged(game.view, game.version, status, hand="you" in game.view, **headers)
 
 
-def respond(reply: Reply) -> Response[Any]:
+def respond(reply: Reply, app: APIGatewayHttpResolver | None = None) -> Response[Any]:
+    """The answer; to a GET whose If-None-Match names its ETag, 304 without a body."""
+    if app is not None and not_modified(app, reply.headers.get("ETag")):
+        return Response(status_code=304, body="", headers=reply.headers)
     return json_response(reply.status, reply.body, reply.headers)
 
 
-def respond_page(page: Page, key: str, **more: Any) -> Response[Any]:
-    return json_response(200, {key: page.items, **more, "next": page.next})
+def respond_page(app: APIGatewayHttpResolver, page: Page, key: str, **more: Any) -> Response[Any]:
+    """A page of a list, its ETag a digest of the page (a weak one: equal JSON, equal tag)."""
+    body = {key: page.items, **more, "next": page.next}
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
+    return respond(Reply(200, body, {"ETag": f'W/"{digest}"'}), app)
+
+
+def not_modified(app: APIGatewayHttpResolver, tag: str | None) -> bool:
+    """Whether the GET's If-None-Match names ``tag`` (RFC 9110: weak comparison, ``*``)."""
+    asked = header(app, "If-None-Match")
+    if not asked or not tag or app.current_event.http_method != "GET":
+        return False
+    wanted = tag.removeprefix("W/")
+    return any(t.strip() == "*" or t.strip().removeprefix("W/") == wanted for t in asked.split(","))
 
 
 def no_content() -> Response[Any]:

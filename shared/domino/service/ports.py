@@ -59,7 +59,14 @@ class GameStore(Protocol):
         ...
 
     def player_games(
-        self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+        self,
+        player: str,
+        *,
+        status: str | None,
+        turn_mine: bool,
+        limit: int,
+        cursor: str | None,
+        updated_after: str | None = None,
     ) -> tuple[list[GameRecord], str | None]: ...
 
 

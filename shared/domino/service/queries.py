@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from domino.service.errors import Unavailable
 from domino.service.game import Game, load_game
 from domino.service.ports import GameStore
 from domino.service.values import Caller, GameSeen, Page
 from domino.service.views import move_list, summary
+
+#: the most moves one page of the log holds
+MAX_MOVES_PAGE = 1000
+
+
+class MovePage(NamedTuple):
+    version: int
+    moves: list[dict[str, Any]]
+    next: int | None  # the ``after`` that reads the next page; None on the last
+    seated: bool  # the caller has a seat: the page may show tiles they drew
+
 
 #: pauses between reads of a hand archive the stream consumer has not written yet (~1 s in all;
 #: Lambda's DynamoDB stream delivery usually takes well under a second)
@@ -27,9 +38,11 @@ class GameQueries:
     def get(self, caller: Caller, game_id: str) -> GameSeen:
         return self.load(game_id).seen_by(caller.player)
 
-    def moves(self, caller: Caller, game_id: str, after: int) -> tuple[int, list[dict[str, Any]]]:
-        """The game's version and its moves numbered above ``after``, as the caller may see
-        them (a drawn tile only for its drawer)."""
+    def moves(
+        self, caller: Caller, game_id: str, after: int, limit: int = MAX_MOVES_PAGE
+    ) -> MovePage:
+        """The game's moves numbered above ``after``, at most ``limit``, as the caller may see
+        them (a drawn tile only for its drawer), and the ``after`` of the next page."""
         game = self.load(game_id)
         seat = game.record.seat_of(caller.player)
         held: list[dict[str, Any]] = []
@@ -39,8 +52,11 @@ class GameQueries:
             first_held = game.match.first_held_n
         archived: list[dict[str, Any]] = []
         if after + 1 < first_held:  # hands older than the item holds live in archive items
-            archived = self._archived(game.record.id, after, first_held)
-        return game.record.version, move_list(archived, seat) + move_list(held, seat)
+            archived = self._archived(game.record.id, after, min(first_held, after + limit + 1))
+        log = move_list(archived, seat) + move_list(held[: max(0, limit - len(archived))], seat)
+        last = game.match.next_n - 1 if game.match is not None else 0
+        following = log[-1]["n"] if log and log[-1]["n"] < last else None
+        return MovePage(game.record.version, log, following, seat is not None)
 
     def _archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
         """Moves ``after`` < n < ``first_held`` from the archive items. A hand can leave the
@@ -61,9 +77,22 @@ class GameQueries:
         return Page([summary(r, None, caller.player) for r in records], following)
 
     def my_games(
-        self, caller: Caller, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+        self,
+        caller: Caller,
+        status: str | None,
+        turn_mine: bool,
+        limit: int,
+        cursor: str | None,
+        updated_after: str | None = None,
     ) -> Page:
+        """The caller's games, newest first; ``updated_after`` (``updated_at``'s ISO form):
+        only those changed since (what changed while the app was offline)."""
         records, following = self.store.player_games(
-            caller.player, status=status, turn_mine=turn_mine, limit=limit, cursor=cursor
+            caller.player,
+            status=status,
+            turn_mine=turn_mine,
+            limit=limit,
+            cursor=cursor,
+            updated_after=updated_after,
         )
         return Page([summary(r, Game(r).turn, caller.player) for r in records], following)

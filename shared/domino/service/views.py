@@ -64,6 +64,7 @@ def game_view(
                 "board": {"tiles": [], "ends": []},
                 "boneyard": 0,
                 "drawable": 0,
+                "last_move": 0,
             }
         )
         if seat is not None:
@@ -87,6 +88,7 @@ def game_view(
         view["board"] = engine["board"]
         view["boneyard"] = engine["boneyard"]
         view["drawable"] = engine["drawable"]
+        view["last_move"] = match.next_n - 1  # a client holding fewer moves has missed some
         if "you" in engine:
             view["you"] = {**engine["you"], "drawn": drawn}
         view["last_hand"] = engine["last_hand"]

@@ -253,14 +253,23 @@ class DynamoGameStore:
         return [from_item(plain) for _, plain in page], following
 
     def player_games(
-        self, player: str, *, status: str | None, turn_mine: bool, limit: int, cursor: str | None
+        self,
+        player: str,
+        *,
+        status: str | None,
+        turn_mine: bool,
+        limit: int,
+        cursor: str | None,
+        updated_after: str | None = None,
     ) -> tuple[list[GameRecord], str | None]:
         """``player``'s games (those awaiting their move with ``turn_mine``, GSI by_turn; else
         their memberships), most recently updated first, and the cursor of the next page."""
         if cursor:
             decode_cursor(cursor, MINE_CURSOR)  # a bad cursor is refused before any read
         ids = self.games_on_turn(player) if turn_mine else self.member_games(player)
-        return player_page(self.load_many(ids), player, status, turn_mine, limit, cursor)
+        return player_page(
+            self.load_many(ids), player, status, turn_mine, limit, cursor, updated_after
+        )
 
     def games_on_turn(self, player: str) -> list[str]:
         """Ids of the games waiting for ``player``'s move (GSI by_turn)."""

@@ -13,6 +13,7 @@ def player_page(
     turn_mine: bool,
     limit: int,
     cursor: str | None,
+    updated_after: str | None = None,
 ) -> tuple[list[GameRecord], str | None]:
     """``records`` (a player's games) filtered by ``status`` and, with ``turn_mine``, to those
     awaiting ``player``'s move; most recently updated first; the page after ``cursor`` and the
@@ -26,6 +27,8 @@ def player_page(
         if turn_mine and not (record.status == "playing" and record.turn_player == player):
             continue
         key = (iso(record.updated_at) or "", record.id)
+        if updated_after is not None and key[0] <= updated_after:
+            continue  # the same ISO form compares as text
         if position is None or key < (position["u"], position["i"]):
             rows.append((key, record))
     rows.sort(key=lambda row: row[0], reverse=True)

@@ -1,0 +1,89 @@
+"""Fewer bytes and fewer polls: ETags and 304 on every GET, Cache-Control on answers that hold a
+hand, the move log in pages, and "what changed since" for the caller's games."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.client import DOS_DEAL, Api
+from tests.integration.table import OUTSIDER
+
+pytestmark = pytest.mark.ddb
+
+
+def duel(api: Api, **options: object) -> str:
+    game = api.create("cira", preset="dos-jugadores", players=2, deal=DOS_DEAL, **options)
+    game_id = str(game.ok(201)["id"])
+    api.join(game_id, "dani").ok()
+    return game_id
+
+
+def test_a_view_read_twice_without_a_change_costs_one_body(api: Api) -> None:
+    game = duel(api)
+    first = api.get(game, "cira")
+    tag = first.header("ETag")
+    assert (first.status, tag, first.header("Cache-Control")) == (200, '"2"', "private, no-cache")
+    again = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": tag})
+    assert (again.status, again.raw, again.header("ETag")) == (304, "", tag)
+    weak = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": f"W/{tag}"})
+    assert weak.status == 304
+    api.play(game, "dani", "6-6").ok()
+    changed = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": tag})
+    assert changed.status == 200 and changed.header("ETag") == '"3"'
+    public = api.get(game, OUTSIDER)
+    assert public.header("Cache-Control") is None  # no hand in it
+
+
+def test_lists_have_etags_too(api: Api) -> None:
+    duel(api)
+    first = api.call("GET", "/me/games", player="cira")
+    tag = first.header("ETag")
+    assert first.status == 200 and tag and tag.startswith('W/"')
+    same = api.call("GET", "/me/games", player="cira", headers={"If-None-Match": tag})
+    assert (same.status, same.raw) == (304, "")
+    duel(api)  # a new game: the list changed
+    assert api.call("GET", "/me/games", player="cira", headers={"If-None-Match": tag}).status == 200
+    inbox = api.call("GET", "/me/notifications", player="cira")
+    inbox_tag = inbox.header("ETag") or ""
+    assert inbox.status == 200 and inbox_tag
+    headers = {"If-None-Match": inbox_tag}
+    assert api.call("GET", "/me/notifications", player="cira", headers=headers).status == 304
+
+
+def test_the_move_log_in_pages(api: Api) -> None:
+    game = duel(api)
+    api.play(game, "dani", "6-6").ok()
+    players = {0: "cira", 1: "dani"}
+    while (view := api.get(game, "cira").ok())["last_move"] < 6 and view["status"] == "playing":
+        name = players[view["turn"]]
+        you = api.get(game, name).ok()["you"]
+        if you["legal"]:
+            move = you["legal"][0]
+            api.play(game, name, move["tile"], move.get("end")).ok()
+        else:
+            (api.draw if you["can_draw"] else api.pass_)(game, name).ok()
+    last = api.get(game, "cira").ok()["last_move"]
+    assert last >= 3
+    first = api.moves(game, "cira", after=0, limit=2).ok()
+    assert [m["n"] for m in first["moves"]] == [1, 2] and first["next"] == 2
+    rest = api.moves(game, "cira", after=first["next"], limit=1000).ok()
+    assert [m["n"] for m in rest["moves"]] == list(range(3, last + 1)) and rest["next"] is None
+    for limit in (0, 1001, "x"):
+        reply = api.call("GET", f"/games/{game}/moves?limit={limit}", player="cira")
+        assert reply.code == "invalid_request"
+    tag = api.moves(game, "cira", limit=100).header("ETag") or ""
+    headers = {"If-None-Match": tag}
+    assert api.call("GET", f"/games/{game}/moves", player="cira", headers=headers).status == 304
+
+
+def test_what_changed_since(api: Api, dev_clock: object) -> None:
+    older = duel(api)
+    mine = api.call("GET", "/me/games?limit=100", player="cira").ok()["games"]
+    since = max(g["updated_at"] for g in mine)
+    dev_clock.advance(2)  # type: ignore[attr-defined]
+    newer = duel(api)
+    changed = api.call("GET", f"/me/games?updated_after={since}", player="cira").ok()["games"]
+    assert [g["id"] for g in changed] == [newer] and older not in {g["id"] for g in changed}
+    for bad in ("yesterday", "2026-11-30", "2026-11-30T12:00:00%2B01:00", "x" * 30):
+        reply = api.call("GET", f"/me/games?updated_after={bad}", player="cira")
+        assert reply.code == "invalid_request", bad
