@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from domino.api.messages import negotiate
+from domino.engine.errors import fill
 from domino.limits import MAX_BODY_BYTES
 
 from local import ddb, tokens, websocket
@@ -158,11 +160,13 @@ class RequestHandler(BaseHTTPRequestHandler):
         header, too many headers) in the contract's JSON shape instead of an HTML page."""
         status, error, text = HTTP_ERRORS.get(code, (code, "invalid_request", message or ""))
         if code == 501:  # an unsupported method: what an unknown route answers
-            status, error, text = 404, "not_found", f"No route for {self.command}."
+            status, error, text = 404, "not_found", "No route for {method} {path}."
         if self.request_version == "HTTP/0.9":  # the request line was not understood: answer
             self.request_version = "HTTP/1.0"  # with a status line and headers all the same
         self.close_connection = True
-        self.send(status, error_body(error, text))
+        path = urlsplit(getattr(self, "path", "") or "").path[:200]
+        params: dict[str, Any] = {"method": self.command or "", "path": path} if code == 501 else {}
+        self.fail(status, error, text, **params)
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
@@ -193,9 +197,18 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def fail(
-        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+        **params: Any,
     ) -> None:
-        self.send(status, error_body(code, message), headers)
+        """The contract's error body, in the language the request prefers (api/messages.py)."""
+        headers_in = getattr(self, "headers", None)
+        language = negotiate(headers_in.get("Accept-Language") if headers_in else None)
+        body = error_body(code, message, params, language)
+        self.send(status, body, {**(headers or {}), "Content-Language": language})
 
     def read_body(self, limit: int = MAX_BODY) -> bytes | None:
         """The request body, or None after answering 413 (over ``limit``, 16 KiB unless the
@@ -208,7 +221,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             return None
         length = int(declared)
         if length > limit:  # never read what we refuse
-            self.refuse(413, "payload_too_large", f"Bodies are limited to {limit} bytes.")
+            self.refuse(413, "payload_too_large", "Bodies are limited to {max} bytes.", max=limit)
             return None
         body = self.rfile.read(length) if length else b""
         if len(body) < length:
@@ -232,7 +245,9 @@ class RequestHandler(BaseHTTPRequestHandler):
                 break
             size += length
             if size > limit:
-                self.refuse(413, "payload_too_large", f"Bodies are limited to {limit} bytes.")
+                self.refuse(
+                    413, "payload_too_large", "Bodies are limited to {max} bytes.", max=limit
+                )
                 return None
             chunk = self.rfile.read(length)
             if len(chunk) < length or self.rfile.readline(MAX_LINE + 1).strip() != b"":
@@ -248,13 +263,13 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.refuse(400, "invalid_request", "The chunked body is malformed.")
         return None
 
-    def refuse(self, status: int, code: str, message: str) -> None:
+    def refuse(self, status: int, code: str, message: str, **params: Any) -> None:
         """Answer an error and close the connection: what is left of the request is unread."""
         self.close_connection = True
         if self.gateway_errors:
-            self.send(*self.gateway_answer(status, message))
+            self.send(*self.gateway_answer(status, fill(message, params)))
             return
-        self.fail(status, code, message)
+        self.fail(status, code, message, **params)
 
     @staticmethod
     def gateway_answer(status: int, message: str) -> tuple[int, bytes, dict[str, str]]:
@@ -288,7 +303,13 @@ class RequestHandler(BaseHTTPRequestHandler):
             return
         found = self.server.template.find_route(method, split.path)
         if found is None:
-            self.fail(404, "not_found", f"No route for {method} {split.path}.")
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=method,
+                path=split.path[:200],
+            )
             return
         route, params = found
         claims = None
@@ -301,8 +322,9 @@ class RequestHandler(BaseHTTPRequestHandler):
                 self.fail(
                     401,
                     "unauthorized",
-                    f"Unauthorized: {err}.",
+                    "A valid bearer token is required.",
                     {"WWW-Authenticate": 'Bearer realm="domino"'},
+                    reason=str(err),
                 )
                 return
         headers: dict[str, str] = {}
@@ -401,7 +423,13 @@ class RequestHandler(BaseHTTPRequestHandler):
         (turn deadlines are reached without waiting; it never goes back)."""
         clock = self.server.clock
         if clock is None or method not in ("GET", "POST"):
-            self.fail(404, "not_found", f"No route for {method} {DEV_CLOCK_PATH}.")
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=method,
+                path=DEV_CLOCK_PATH,
+            )
             return
         if method == "POST":
             try:
@@ -418,7 +446,8 @@ class RequestHandler(BaseHTTPRequestHandler):
                 self.fail(
                     400,
                     "invalid_request",
-                    f'The body is {{"advance": seconds}}, 0 to {MAX_CLOCK_ADVANCE}.',
+                    "advance must be a number of seconds from 0 to {max}.",
+                    max=MAX_CLOCK_ADVANCE,
                 )
                 return
             clock.advance(float(advance))
@@ -427,14 +456,26 @@ class RequestHandler(BaseHTTPRequestHandler):
     def dev_pushes(self, method: str) -> None:
         """``GET /dev/pushes``: every push that would have reached a phone, oldest first."""
         if method != "GET" or self.server.sns is None:
-            self.fail(404, "not_found", f"No route for {method} {DEV_PUSHES_PATH}.")
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=method,
+                path=DEV_PUSHES_PATH,
+            )
             return
         self.send(200, json.dumps({"pushes": self.server.sns.pushes()}).encode())
 
     def dev_sweep(self, method: str, _body: bytes) -> None:
         """``POST /dev/sweep``: every scheduled function runs once, now (their results)."""
         if method != "POST":
-            self.fail(404, "not_found", f"No route for {method} {DEV_SWEEP_PATH}.")
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=method,
+                path=DEV_SWEEP_PATH,
+            )
             return
         results = {}
         for source in self.server.schedules:
@@ -442,13 +483,19 @@ class RequestHandler(BaseHTTPRequestHandler):
                 results[source.function] = run_now(source, self.server.run_schedule)
             except InvocationFailed as err:
                 sys.stderr.write(f"{source.function} failed:\n{err}\n")
-                self.fail(500, "internal", f"{source.function} failed.")
+                self.fail(500, "internal", "Internal server error.", function=source.function)
                 return
         self.send(200, json.dumps(results).encode())
 
     def dev_token(self, method: str, body: bytes) -> None:
         if method != "POST":
-            self.fail(404, "not_found", f"No route for {method} {DEV_TOKEN_PATH}.")
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=method,
+                path=DEV_TOKEN_PATH,
+            )
             return
         try:
             request = json.loads(body or b"{}")
@@ -461,7 +508,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         try:
             token = tokens.issue(self.server.secret, request.get("player"), request.get("name"))
         except tokens.TokenRequestError as err:
-            self.fail(400, "invalid_request", str(err))
+            self.fail(400, "invalid_request", err.template, **err.params)
             return
         self.send(
             200,

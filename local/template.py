@@ -168,6 +168,10 @@ class Template:
         apis = self.of_type("AWS::Serverless::HttpApi")
         routes: list[Route] = []
         for name, code_uri, handler, ev in self.function_events("HttpApi"):
+            if "Path" not in ev and "Method" not in ev:
+                # SAM's $default route (deployed, unknown routes reach it): the runtime answers
+                # what no route matches itself, in the same 404 not_found body
+                continue
             api_id = ev.get("ApiId")
             api_name = api_id.value if isinstance(api_id, Intrinsic) else None
             api_auth = apis.get(api_name or "", {}).get("Properties", {}).get("Auth", {})

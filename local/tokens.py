@@ -45,7 +45,13 @@ class TokenError(ValueError):
 
 
 class TokenRequestError(ValueError):
-    """The body of POST /dev/token is not acceptable."""
+    """The body of POST /dev/token is not acceptable: ``template`` and ``params`` make the
+    message (api/messages.py translates the template)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template.format(**params))
+        self.template = template
+        self.params = params
 
 
 def load_secret(path: Path | None = None) -> bytes:
@@ -70,11 +76,11 @@ def _displayable(name: str) -> bool:
 def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None) -> str:
     """A token for ``player`` (and a display ``name``), valid for ``LIFETIME_SECONDS``."""
     if not isinstance(player, str) or not PLAYER_ID.fullmatch(player):
-        raise TokenRequestError("player must be 1-64 characters of letters, digits and _ . @ : -")
+        raise TokenRequestError("player must be 1-64 letters, digits or _ . @ : -")
     if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME):
-        raise TokenRequestError(f"name must be a non-empty string of at most {MAX_NAME} characters")
+        raise TokenRequestError("name must be 1 to {max} characters.", max=MAX_NAME)
     if name is not None and not _displayable(name):
-        raise TokenRequestError("name must not hold control characters or bidi overrides")
+        raise TokenRequestError("name must not hold control characters or direction overrides.")
     issued = int(now if now is not None else time.time())
     claims: dict[str, Any] = {
         "sub": player,

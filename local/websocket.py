@@ -46,6 +46,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
+from domino.api.messages import translator
+from domino.engine.errors import fill
 from domino.limits import MAX_LOCALE, MAX_NAME
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
@@ -83,9 +85,14 @@ class Invoker(Protocol):
         """The function's result; raises ``InvocationFailed``."""
 
 
-def error_body(code: str, message: str) -> bytes:
-    """The contract's error shape (API.md "Errors")."""
-    return json.dumps({"error": {"code": code, "message": message}}).encode()
+def error_body(
+    code: str, message: str, params: dict[str, Any] | None = None, language: str = "en"
+) -> bytes:
+    """The contract's error shape (API.md "Errors"): ``message`` an English template, said in
+    ``language`` when api/messages.py translates it, filled in from ``params``."""
+    params = params or {}
+    said = fill(translator(language)(message), params)
+    return json.dumps({"error": {"code": code, "message": said, "params": params}}).encode()
 
 
 def gateway_error(status: int, kind: str, message: str) -> tuple[int, dict[str, str], bytes]:

@@ -1,7 +1,8 @@
 """Every file in events/ replays through its function's handler, as `sam local invoke -e` would.
 
 ``events/<function>.json`` (and ``events/<function>.<variant>.json``) belong to the function
-whose CodeUri is ``functions/<function>/``; each is a valid example, so it must succeed. An event
+whose CodeUri is ``functions/<function>/``; each is a valid example, so it must succeed (but
+``health.unknown-route.json``, the ``$default`` route's, which answers 404). An event
 about a game names a fixed game id (its ``pathParameters.id``); ``SETUP`` prepares that game
 first, through the handlers, so that the event's request is legal for the event's caller.
 """
@@ -121,6 +122,11 @@ def test_event_replays_through_its_handler(
         return
     if event.get("detail-type") == "Scheduled Event":  # the sweeper: what it did
         assert set(result) == {"due", "reminded", "timed_out"}, result
+        return
+    if event.get("routeKey") == "$default":  # an unknown route, deployed: 404 in our shape
+        assert result["statusCode"] == 404, result
+        assert json.loads(result["body"])["error"]["code"] == "not_found"
+        assert result["headers"]["Content-Language"] == "es"
         return
     assert 200 <= result["statusCode"] < 300, result
     if result.get("body"):

@@ -36,9 +36,11 @@ def test_a_replay_answers_the_first_response_and_applies_once(api: Api, duel: st
         spaced = api.call(
             "POST", f"/games/{duel}/play", '{ "tile" : "6-6" }', player="bob", headers=k
         )
+    assert first.header("Idempotency-Replayed") is None  # the move was made by this request
     for replay in (again, spaced):
         assert (replay.status, replay.body) == (200, first.body)
         assert replay.header("ETag") == '"3"'
+        assert replay.header("Idempotency-Replayed") == "true"
     assert len(api.moves(duel, "bob").ok()["moves"]) == 1
 
 

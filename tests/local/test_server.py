@@ -112,7 +112,8 @@ def assert_error(answer: tuple[int, dict[str, str], Any], status: int, code: str
     got, headers, body = answer
     assert got == status, body
     assert headers["Content-Type"] == "application/json"
-    assert body == {"error": {"code": code, "message": body["error"]["message"]}}
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "params"}
+    assert body["error"]["code"] == code and isinstance(body["error"]["params"], dict)
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
 
 

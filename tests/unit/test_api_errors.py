@@ -47,23 +47,38 @@ def test_a_stale_version_answers_the_callers_view_and_its_etag() -> None:
     status, body, headers = error_parts(service_errors.VersionMismatch(current, 5))
     assert status == 412
     assert body == {
-        "error": {"code": "version_mismatch", "message": "The game is at version 7, not 5."},
+        "error": {
+            "code": "version_mismatch",
+            "message": "The game is at version 7, not 5.",
+            "params": {"version": 7, "expected": 5},
+        },
         "game": current.view,
     }
-    assert headers == {"ETag": '"7"'}
+    assert headers == {"ETag": '"7"', "Content-Language": "en"}
+    _, spanish, headers = error_parts(service_errors.VersionMismatch(current, 5), "es")
+    assert spanish["error"]["message"] == "La partida está en la versión 7, no en la 5."
+    assert headers["Content-Language"] == "es"
 
 
 def test_a_lost_race_answers_the_view_without_an_etag() -> None:
     current = GameSeen("g" * 22, 7, {"id": "g" * 22})
     status, body, headers = error_parts(service_errors.Conflict("lost", current))
-    assert (status, body["game"], headers) == (409, current.view, {})
+    assert (status, body["game"], headers) == (409, current.view, {"Content-Language": "en"})
 
 
 def test_busy_answers_when_to_come_back() -> None:
     status, body, headers = error_parts(Unavailable())
-    assert (status, headers) == (503, {"Retry-After": "1"})
+    assert (status, headers["Retry-After"]) == (503, "1")
     assert body == {
-        "error": {"code": "unavailable", "message": "The service is busy; retry shortly."}
+        "error": {
+            "code": "unavailable",
+            "message": "The service is busy; try again in a moment.",
+            "params": {"retry_after": 1},
+        }
     }
-    status, _, headers = error_parts(errors.RequestInProgress())
-    assert (status, headers) == (409, {"Retry-After": "1"})
+    status, body, headers = error_parts(errors.RequestInProgress())
+    assert (status, headers["Retry-After"], body["error"]["params"]) == (
+        409,
+        "1",
+        {"retry_after": 1},
+    )

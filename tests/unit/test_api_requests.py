@@ -72,7 +72,7 @@ def test_a_bad_play_names_the_failing_fields(body: str, fields: list[str]) -> No
 
 def test_a_tile_error_names_no_tile() -> None:
     error = refused(PlayTile, '{"tile": "9x9"}')
-    assert "two numbers joined by '-'" in error.message
+    assert "two numbers joined by a hyphen" in error.message
     assert "9x9" not in error.message
 
 

@@ -106,14 +106,14 @@ def test_the_engine_raises_the_subclass_of_each_code_with_its_message() -> None:
         (
             MustLeadOpeningTile,
             "must_lead_opening_tile",
-            "You must lead the tile that made you the opener.",
+            "You must lead with the tile that made you the opener.",
         ),
         (TileDoesNotMatch, "tile_does_not_match", "That tile fits no open end."),
         (TileDoesNotMatch, "tile_does_not_match", "That tile does not fit that end."),
-        (CannotPass, "cannot_pass", "You can play or draw: you may not pass."),
-        (MustPlay, "must_play", "You hold a playable tile: you must play."),
-        (EndRequired, "end_required", "That tile fits more than one end: name the end."),
-        (CannotDraw, "cannot_draw", "There is nothing you may draw."),
+        (CannotPass, "cannot_pass", "You can play or draw, so you cannot pass."),
+        (MustPlay, "must_play", "You hold a tile you can play: you must play it."),
+        (EndRequired, "end_required", "That tile fits more than one end: say which end."),
+        (CannotDraw, "cannot_draw", "There is nothing you can draw."),
         (GameNotInProgress, "game_not_in_progress", "The game is not in progress."),
         (GameNotInProgress, "game_not_in_progress", "The game is not in progress."),
     ]
@@ -126,7 +126,7 @@ def test_bots_raise_the_same_types() -> None:
         choose_move(m, other, "random")
     with pytest.raises(InvalidInput) as info:
         choose_move(m, m.turn, "genius")
-    assert info.value.message == "bot_level must be one of: random, greedy, strategist"
+    assert info.value.message == "bot_level must be one of: random, greedy, strategist."
 
 
 def test_invalid_input_is_not_an_illegal_move() -> None:
@@ -134,4 +134,4 @@ def test_invalid_input_is_not_an_illegal_move() -> None:
     with pytest.raises(InvalidInput) as info:
         m.apply(1, Play(parse_tile("6-6", 6), "north"), 0)
     assert not isinstance(info.value, IllegalMove)
-    assert info.value.message == "unknown end for a line layout; ends are: left, right"
+    assert info.value.message == "A line layout has no such end; its ends are: left, right."

@@ -164,7 +164,7 @@ def test_star_opens_the_diagonals_once_every_side_is_covered() -> None:
 def test_layouts_that_open_with_a_double_refuse_other_openings(layout: str) -> None:
     with pytest.raises(InvalidInput) as err:
         resolve_rules("cruzado", 4, {"layout": layout, "opening": "lot"})
-    assert err.value.message == f"a {layout} opens with a double: opening 'lot' is not possible"
+    assert err.value.message == f"A {layout} opens with a double: opening lot is not possible."
     resolve_rules("clasico", 4, {"opening": "lot"})  # a line may open with anything
 
 

@@ -21,6 +21,7 @@ from domino.api.errors import (
     error_parts,
 )
 from domino.api.identity import caller_from_event
+from domino.api.messages import negotiate
 from domino.api.models import invalid_request
 from domino.limits import MAX_BODY_BYTES
 
@@ -38,9 +39,12 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     )
 
 
-def error_response(err: DominoError) -> Response[Any]:
-    """The answer to any domain error: the one place codes become statuses."""
-    status, body, headers = error_parts(err)
+def error_response(err: DominoError, app: APIGatewayHttpResolver) -> Response[Any]:
+    """The answer to any domain error, in the language the request prefers: the one place
+    codes become statuses."""
+    headers = app.current_event.headers or {}
+    language = negotiate(headers.get("accept-language") or headers.get("Accept-Language"))
+    status, body, headers = error_parts(err, language)
     return json_response(status, body, headers)
 
 
@@ -55,7 +59,7 @@ def body_size(event: dict[str, Any]) -> int:
 def limit_body(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
     """Bodies over 16 KiB are refused before anything parses them (API Gateway allows 10 MB)."""
     if body_size(app.current_event.raw_event) > MAX_BODY_BYTES:
-        return error_response(PayloadTooLarge(f"Bodies are limited to {MAX_BODY_BYTES} bytes."))
+        return error_response(PayloadTooLarge(MAX_BODY_BYTES), app)
     return next_middleware(app)
 
 
@@ -76,20 +80,23 @@ def make_app(*, validation: bool = True) -> APIGatewayHttpResolver:
         try:
             caller_from_event(app.current_event.raw_event)
         except Unauthorized as unauthorized:
-            return error_response(unauthorized)
-        return error_response(invalid_request(err.errors()))
+            return error_response(unauthorized, app)
+        return error_response(invalid_request(err.errors()), app)
 
     @app.not_found
     def not_found(_err: NotFoundError) -> Response[Any]:
         event = app.current_event
-        return error_response(RouteNotFound(f"No route for {event.http_method} {event.path}."))
+        return error_response(RouteNotFound(event.http_method, event.path), app)
 
     def unexpected(_err: Exception) -> Response[Any]:
         logger.exception("unhandled error")
-        return error_response(Internal())
+        return error_response(Internal(), app)
+
+    def domain(err: DominoError) -> Response[Any]:
+        return error_response(err, app)
 
     # registered by call, not as decorators: Powertools' decorator is untyped
-    app.exception_handler(DominoError)(error_response)
+    app.exception_handler(DominoError)(domain)
     app.exception_handler(RequestValidationError)(invalid)
     app.exception_handler(Exception)(unexpected)
     return app

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from domino.api.messages import translator
+from domino.engine.errors import fill
 from domino.service.errors import Conflict, DominoError, InvalidInput, Unavailable, VersionMismatch
 
 __all__ = [
@@ -55,12 +57,29 @@ STATUS_BY_CODE: dict[str, int] = {
 }
 
 
-class InvalidRequest(InvalidInput):
-    """A request the edge refuses before any use case runs; ``fields`` names what failed."""
+#: one sentence of a message: an English template and its params
+Part = tuple[str, dict[str, Any]]
 
-    def __init__(self, message: str, fields: list[str] | None = None) -> None:
+
+class InvalidRequest(InvalidInput):
+    """A request the edge refuses before any use case runs; ``fields`` names what failed
+    (also sent as ``params.fields``), ``parts`` holds one sentence per failing field."""
+
+    def __init__(
+        self, message: str, fields: list[str] | None = None, parts: list[Part] | None = None
+    ) -> None:
         super().__init__(message)
         self.fields = fields
+        self.parts = parts or [(message, {})]
+        if fields is not None:
+            self.params["fields"] = fields
+
+    @classmethod
+    def of(cls, parts: list[Part], fields: list[str]) -> InvalidRequest:
+        return cls(" ".join(fill(t, p) for t, p in parts), fields, parts)
+
+    def say(self, translate: Any) -> str:
+        return " ".join(fill(translate(template), params) for template, params in self.parts)
 
 
 class Unauthorized(DominoError):
@@ -73,9 +92,15 @@ class Unauthorized(DominoError):
 class RouteNotFound(DominoError):
     code = "not_found"
 
+    def __init__(self, method: str, path: str) -> None:
+        super().__init__("No route for {method} {path}.", method=method, path=path[:200])
+
 
 class PayloadTooLarge(DominoError):
     code = "payload_too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__("Bodies are limited to {max} bytes.", max=limit)
 
 
 class IdempotencyKeyReused(DominoError):
@@ -93,7 +118,7 @@ class RequestInProgress(Conflict):
     retry_after: ClassVar[int | None] = 1
 
     def __init__(self) -> None:
-        super().__init__("A request with this Idempotency-Key is in progress.")
+        super().__init__("A request with this Idempotency-Key is in progress.", retry_after=1)
 
 
 class Internal(DominoError):
@@ -105,15 +130,22 @@ class Internal(DominoError):
         super().__init__("Internal server error.")
 
 
-def error_parts(err: DominoError) -> tuple[int, dict[str, Any], dict[str, str]]:
+def error_parts(
+    err: DominoError, language: str = "en"
+) -> tuple[int, dict[str, Any], dict[str, str]]:
     """Status, body and headers of the answer to ``err``: ``{"error": {"code", "message",
-    "fields"?}}``, plus the game as the caller may see it for a stale or lost change."""
-    error: dict[str, Any] = {"code": err.code, "message": err.message}
+    "params", "fields"?}}`` with the message in ``language``, plus the game as the caller may
+    see it for a stale or lost change."""
+    error: dict[str, Any] = {
+        "code": err.code,
+        "message": err.say(translator(language)),
+        "params": err.params,
+    }
     fields = getattr(err, "fields", None)
     if fields is not None:
         error["fields"] = fields
     body: dict[str, Any] = {"error": error}
-    headers: dict[str, str] = {}
+    headers: dict[str, str] = {"Content-Language": language}
     if isinstance(err, VersionMismatch):
         body["game"] = err.current.view
         headers["ETag"] = etag(err.current.version)

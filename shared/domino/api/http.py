@@ -369,7 +369,10 @@ def mutate(
         raise
     finally:
         _pending.reset(token)
-    return respond(Reply(stored["status"], stored["body"], stored["headers"]))
+    headers = dict(stored["headers"])
+    if not ran:  # the answer of an earlier request with this key: say so (it is not a new move)
+        headers["Idempotency-Replayed"] = "true"
+    return respond(Reply(stored["status"], stored["body"], headers))
 
 
 # ---------------------------------------------------------------------- the entry point

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic_core import CoreConfig, ErrorDetails, SchemaValidator, ValidationError
+from pydantic_core import (
+    CoreConfig,
+    ErrorDetails,
+    PydanticCustomError,
+    SchemaValidator,
+    ValidationError,
+)
 from pydantic_core import core_schema as cs
 
-from domino.api.errors import InvalidRequest
+from domino.api.errors import InvalidRequest, Part
+from domino.api.messages import VALIDATION
 from domino.limits import MAX_LOCALE, MAX_NAME
 from domino.service.values import (
     DRAW_TILE,
@@ -56,16 +64,32 @@ _REQUIRED = object()
 
 def invalid_request(errors: Iterable[ErrorDetails]) -> InvalidRequest:
     """One 400 ``invalid_request`` naming the failing fields (of a body, or of the query as
-    ``query.<name>``), from pydantic's error list: the one formatter of validation messages."""
-    fields, parts = [], []
+    ``query.<name>``), one sentence each in the API's words (api/messages.py), from pydantic's
+    error list: the one formatter of validation messages."""
+    fields: list[str] = []
+    parts: list[Part] = []
     for e in list(errors)[:5]:
-        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
         if e.get("type") == "json_invalid":
-            parts.append("The body is not valid JSON.")
+            parts.append(("The body is not valid JSON.", {}))
             continue
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
         fields.append(where)
-        parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
-    return InvalidRequest("; ".join(parts) or "The request is not valid.", fields)
+        parts.append(_sentence(e, where.removeprefix("query.") or "body"))
+    return InvalidRequest.of(parts or [("The request is not valid.", {})], fields)
+
+
+def _sentence(error: ErrorDetails, field: str) -> Part:
+    kind = error.get("type", "")
+    context = error.get("ctx") or {}
+    params: dict[str, Any] = {"field": field}
+    for name in ("ge", "gt", "le", "lt", "min_length", "max_length"):
+        if name in context:
+            params[name] = context[name]
+    if "expected" in context:  # "'auto' or 'forfeit'": the choices, in no language
+        params["expected"] = re.findall(r"'([^']*)'", str(context["expected"]))
+    template = VALIDATION.get(kind, VALIDATION["invalid"])
+    missing = {name for _, name, _, _ in string.Formatter().parse(template) if name} - set(params)
+    return (VALIDATION["invalid"], {"field": field}) if missing else (template, params)
 
 
 def text(min_length: int, max_length: int) -> cs.CoreSchema:
@@ -157,10 +181,9 @@ class Request(Generic[Command]):
 
 
 def _tile_text(value: str) -> str:
-    # checked here so that the message gives no example tile (API.md: a message never names a
-    # hidden tile); whether the tile is in the game's set is the engine's check
+    # whether the tile is in the game's set is the engine's check
     if not TILE_TEXT.fullmatch(value):
-        raise ValueError("a tile is two numbers joined by '-'")
+        raise PydanticCustomError("tile_text", "a tile is two numbers joined by a hyphen")
     return value
 
 
@@ -195,9 +218,9 @@ class CreateGame(Request[NewGame]):
         "name": (optional(text(1, MAX_NAME)), None),
         "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),
-        "private": (cs.bool_schema(), False),
+        "private": (cs.bool_schema(strict=True), False),
         "deal": (optional(Deal.schema()), None),
-        "seed": (optional(cs.int_schema(ge=0, le=2**63 - 1)), None),
+        "seed": (optional(whole(0, 2**63 - 1)), None),
     }
 
 

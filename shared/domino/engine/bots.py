@@ -32,11 +32,11 @@ LEVELS = ("random", "greedy", "strategist")
 def choose_move(match: Match, seat: int, level: str, seed: int | None = None) -> Move:
     """The move ``seat`` makes now at ``level`` (``random``, ``greedy``, ``strategist``)."""
     if level not in LEVELS:
-        raise InvalidInput(f"bot_level must be one of: {', '.join(LEVELS)}")
+        raise InvalidInput("bot_level must be one of: {allowed}.", allowed=list(LEVELS))
     if match.status != "playing":
         raise GameNotInProgress("The game is not in progress.")
     if match.turn != seat:
-        raise NotYourTurn(f"It is seat {match.turn}'s turn.")
+        raise NotYourTurn("It is seat {seat}'s turn.", seat=match.turn)
     seen = view(match, seat)
     you = seen["you"]
     top = match.rules.set

@@ -165,20 +165,22 @@ def check_deal(rules: Ruleset, deal: Any) -> tuple[list[int], list[int]]:
     with the boneyard make up the whole set (boneyard left out: the rest, in id order). Returns
     the hands (bitmasks) and the boneyard, top first."""
     if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
-        raise InvalidInput("deal must be {'hands': [[tiles] per seat], 'boneyard': [tiles]}")
+        raise InvalidInput(
+            "deal must be an object with hands (a list of tiles per seat) and boneyard."
+        )
     n, h, top = rules.players, rules.hand_size, rules.set
     hands_in = deal["hands"]
     if len(hands_in) != n:
-        raise InvalidInput(f"deal.hands must hold {n} hands")
+        raise InvalidInput("deal.hands must hold {count} hands.", count=n)
     seen: set[int] = set()
     hands: list[int] = []
-    for i, hand in enumerate(hands_in):
+    for hand in hands_in:
         if not isinstance(hand, list) or len(hand) != h:
-            raise InvalidInput(f"deal.hands[{i}] must hold {h} tiles")
+            raise InvalidInput("Each hand of the deal must hold {count} tiles.", count=h)
         ids = [parse_tile(t, top).id for t in hand]
         for t in ids:
             if t in seen:
-                raise InvalidInput("the deal holds a tile twice")
+                raise InvalidInput("The deal holds a tile twice.")
             seen.add(t)
         hands.append(mask_of(ids))
     total = set_size(top)
@@ -187,14 +189,16 @@ def check_deal(rules: Ruleset, deal: Any) -> tuple[list[int], list[int]]:
         rest = [t for t in range(total) if t not in seen]
     else:
         if not isinstance(bone_in, list):
-            raise InvalidInput("deal.boneyard must be a list of tiles")
+            raise InvalidInput("deal.boneyard must be a list of tiles.")
         rest = [parse_tile(t, top).id for t in bone_in]
         for t in rest:
             if t in seen:
-                raise InvalidInput("the deal holds a tile twice")
+                raise InvalidInput("The deal holds a tile twice.")
             seen.add(t)
         if len(seen) != total:
-            raise InvalidInput(f"the deal must hold every tile of the double-{top} set once")
+            raise InvalidInput(
+                "The deal must hold every tile of the double-{set} set once.", set=top
+            )
     return hands, rest
 
 

@@ -227,7 +227,7 @@ def decode(data: bytes) -> Match:
     if not isinstance(data, bytes | bytearray) or not data:
         raise InvalidInput("empty game state")
     if data[0] != VERSION:
-        raise InvalidInput(f"unknown game state version {data[0]}")
+        raise InvalidInput("unknown game state version {version}", version=data[0])
     try:
         return _decode(bytes(data[1:]))
     except (IndexError, KeyError, ValueError, TypeError) as exc:

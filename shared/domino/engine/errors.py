@@ -8,28 +8,52 @@ input (HTTP 400 ``invalid_request``); ``IllegalMove`` is a well-formed request t
     try:
         match.apply(seat, move, at)
     except NotYourTurn as err:
-        err.code, err.message  # "not_your_turn", "It is seat 2's turn."
+        err.code, err.message, err.params  # "not_your_turn", "It is seat 2's turn.", {"seat": 2}
 
-A message never names a hidden tile (it names no tile at all).
+A message is an English sentence made from a template and its ``params``
+(``NotYourTurn("It is seat {seat}'s turn.", seat=2)``): the API sends ``params`` so that apps
+translate by code, and translates the template itself for ``Accept-Language`` (api/messages.py
+holds a translation of every template). A message never names a hidden tile (it names no tile at
+all).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 
 class DominoError(Exception):
     """Base of every domain error: ``code`` is the API error code, ``message`` a sentence for
-    people (``str(error)`` is the message too)."""
+    people (``str(error)`` is the message too), ``template`` that sentence before ``params``
+    filled it in."""
 
     code: ClassVar[str] = "domino_error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = fill(message, params)
+        super().__init__(self.message)
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        """The message in another language: ``translate`` maps an English template to its
+        translation (or returns it unchanged)."""
+        return fill(translate(self.template), self.params)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
+
+
+def fill(template: str, params: dict[str, Any]) -> str:
+    """``template`` with its ``{name}`` fields filled in from ``params`` (lists joined by
+    commas)."""
+    if not params:
+        return template
+    shown = {
+        k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in params.items()
+    }
+    return template.format(**shown)
 
 
 class EngineError(DominoError):

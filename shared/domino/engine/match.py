@@ -68,15 +68,18 @@ def validate_move(rules: Ruleset, move: Any) -> None:
         return
     if cls is Play:
         if not isinstance(move.tile, Tile):
-            raise InvalidInput("a play needs a tile")
+            raise InvalidInput("A play needs a tile.")
         if move.tile.b > rules.set:
-            raise InvalidInput(f"that tile is not in the double-{rules.set} set")
+            raise InvalidInput("That tile is not in the double-{set} set.", set=rules.set)
         layout = LAYOUTS[rules.layout]
         if move.end is not None and move.end not in layout.index:
-            names = ", ".join(layout.names)
-            raise InvalidInput(f"unknown end for a {layout.name} layout; ends are: {names}")
+            raise InvalidInput(
+                "A {layout} layout has no such end; its ends are: {ends}.",
+                layout=layout.name,
+                ends=list(layout.names),
+            )
     else:
-        raise InvalidInput("a move is a play, a draw or a pass")
+        raise InvalidInput("A move is a play, a draw or a pass.")
 
 
 class ApplyResult:
@@ -218,7 +221,7 @@ class Match:
         ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first]}``) fixes the first
         deal (the boneyard may be left out: the remaining tiles then lie in id order)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise InvalidInput("seed must be an integer")
+            raise InvalidInput("The seed must be a whole number.")
         m = cls._blank(rules)
         m.seed = seed
         m.start_at = at
@@ -318,7 +321,7 @@ class Match:
                 break
             self.reshuffles += 1
             if self.reshuffles > MAX_RESHUFFLES:
-                raise InvalidInput("no deal satisfies the opening rule; change the rules")
+                raise InvalidInput("No deal satisfies the opening rule: change the rules.")
         if self.hand_number != self._plain.hand_number:
             self._plain = ApplyResult(None, False, False, self.hand_number)
         self.hands = hands
@@ -493,11 +496,11 @@ class Match:
     def _check_turn(self, seat: int) -> None:
         """InvalidInput for a seat that does not exist; GameNotInProgress; NotYourTurn."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidInput("no such seat")
+            raise InvalidInput("There is no such seat.")
         if self.status != "playing":
             raise GameNotInProgress("The game is not in progress.")
         if seat != self.turn:
-            raise NotYourTurn(f"It is seat {self.turn}'s turn.")
+            raise NotYourTurn("It is seat {seat}'s turn.", seat=self.turn)
 
     def _apply(self, seat: int, move: Move, at: int, codes: MoveCodes) -> ApplyResult:
         """``apply`` with every check; the move is logged with ``codes`` (play, draw, pass)."""
@@ -511,7 +514,9 @@ class Match:
                 raise TileNotInHand("That tile is not in your hand.")
             if not self.open_arms:  # the first tile
                 if self.forced >= 0 and tid != self.forced:
-                    raise MustLeadOpeningTile("You must lead the tile that made you the opener.")
+                    raise MustLeadOpeningTile(
+                        "You must lead with the tile that made you the opener."
+                    )
                 arm = -1
             else:
                 arm = self._arm_for(tid, move.end)
@@ -527,9 +532,9 @@ class Match:
             return self._plain
         if isinstance(move, Draw):
             if self._can_play(seat):
-                raise MustPlay("You hold a playable tile: you must play.")
+                raise MustPlay("You hold a tile you can play: you must play it.")
             if self.drawable() <= 0:
-                raise CannotDraw("There is nothing you may draw.")
+                raise CannotDraw("There is nothing you can draw.")
             tid = self.boneyard.pop()
             self.hands[seat] |= 1 << tid
             self.passes = 0
@@ -539,7 +544,7 @@ class Match:
             return ApplyResult(TILES[tid], False, False, hand_number)
         # pass
         if self._can_play(seat) or self.drawable() > 0:
-            raise CannotPass("You can play or draw: you may not pass.")
+            raise CannotPass("You can play or draw, so you cannot pass.")
         self.log.append((codes[2], seat, -1, -1, at))
         self.passes += 1
         if self.passes >= self.players:
@@ -561,7 +566,7 @@ class Match:
         if not fits:
             raise TileDoesNotMatch("That tile fits no open end.")
         if len(fits) > 1:
-            raise EndRequired("That tile fits more than one end: name the end.")
+            raise EndRequired("That tile fits more than one end: say which end.")
         return fits[0]
 
     def _place(self, tid: int, arm: int) -> None:
@@ -631,7 +636,7 @@ class Match:
         """``seat``'s player left during play: a bot plays the seat from now on (the caller drives
         it), the seat is listed in ``result.forfeits`` and never wins (nor does its pair)."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidInput("no such seat")
+            raise InvalidInput("There is no such seat.")
         if self.status != "playing":
             raise GameNotInProgress("The game is not in progress.")
         if seat in self.forfeits:
@@ -651,7 +656,7 @@ class Match:
         for them and logged as action ``timeout``; ``forfeit``: the seat forfeits, then the move is
         made (pass a bot's choice as ``move``)."""
         if mode not in ("auto", "forfeit"):
-            raise InvalidInput("on_timeout is 'auto' or 'forfeit'")
+            raise InvalidInput("on_timeout must be auto or forfeit.")
         self._check_turn(seat)
         if move is None:
             move = self.auto_move()

@@ -393,12 +393,15 @@ def _check_field(name: str, value: Any, players: int) -> Any:
     """Validate one field's value; count-dependent fields come back as the int for ``players``."""
     if name in CHOICES:
         if value not in CHOICES[name] or (value is not None and not isinstance(value, str)):
-            allowed = ", ".join("null" if c is None else c for c in CHOICES[name])
-            raise InvalidInput(f"rules.{name} must be one of: {allowed}")
+            raise InvalidInput(
+                "rules.{field} must be one of: {allowed}.",
+                field=name,
+                allowed=["null" if c is None else c for c in CHOICES[name]],
+            )
         return value
     if name == "set":
         if not _is_int(value) or value not in SETS:
-            raise InvalidInput("rules.set must be 6, 9, 12 or 15")
+            raise InvalidInput("rules.set must be 6, 9, 12 or 15.")
         return value
     if name in ("hand_size", "reserve"):
         if isinstance(value, dict):
@@ -408,23 +411,31 @@ def _check_field(name: str, value: Any, players: int) -> Any:
                 if str(k) == key:
                     picked = v
             if picked is None:
-                raise InvalidInput(f"rules.{name} gives no value for {players} players")
+                raise InvalidInput(
+                    "rules.{field} gives no value for {players} players.",
+                    field=name,
+                    players=players,
+                )
             value = picked
         lowest = 1 if name == "hand_size" else 0
         if not _is_int(value) or not lowest <= value <= 136:
-            raise InvalidInput(f"rules.{name} must be a whole number from {lowest} to 136")
+            raise InvalidInput(
+                "rules.{field} must be a whole number from {min} to 136.", field=name, min=lowest
+            )
         return value
     if name == "unit":
         if not _is_int(value) or value not in UNIT:
-            raise InvalidInput("rules.unit must be 1 or 10")
+            raise InvalidInput("rules.unit must be 1 or 10.")
         return value
     if name in ("target", "rounds", "stake"):
         if value is None:
             return None
         if not _is_int(value) or not 1 <= value <= 1_000_000:
-            raise InvalidInput(f"rules.{name} must be null or a whole number from 1 to 1000000")
+            raise InvalidInput(
+                "rules.{field} must be null or a whole number from 1 to 1000000.", field=name
+            )
         return value
-    raise InvalidInput(f"unknown rules field {name!r}")
+    raise InvalidInput("rules.{field} is not a rules field.", field=name)
 
 
 def resolve_rules(preset_id: str, players: int, overrides: dict[str, Any] | None = None) -> Ruleset:
@@ -435,22 +446,25 @@ def resolve_rules(preset_id: str, players: int, overrides: dict[str, Any] | None
     """
     preset = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
     if preset is None:
-        raise InvalidInput(f"unknown preset {preset_id!r}; see GET /rules")
+        raise InvalidInput("There is no such preset: GET /rules lists them.")
     if not _is_int(players) or not preset.min_players <= players <= preset.max_players:
         raise InvalidInput(
-            f"{preset.id} is played by {preset.min_players} to {preset.max_players} players"
+            "{preset} is played by {min} to {max} players.",
+            preset=preset.id,
+            min=preset.min_players,
+            max=preset.max_players,
         )
     values: dict[str, Any] = dict(preset.rules)
     if overrides is not None:
         if not isinstance(overrides, dict):
-            raise InvalidInput("rules must be an object of field overrides")
+            raise InvalidInput("rules must be an object of field overrides.")
         for name, value in overrides.items():
             if name == "players":
                 if value != players:
-                    raise InvalidInput("rules.players must equal the game's player count")
+                    raise InvalidInput("rules.players must equal the game's player count.")
                 continue
             if name not in values:
-                raise InvalidInput(f"unknown rules field {name!r}")
+                raise InvalidInput("rules.{field} is not a rules field.", field=name)
             values[name] = value
     resolved = {name: _check_field(name, values[name], players) for name in values}
     rules = Ruleset(players=players, **resolved)
@@ -462,36 +476,48 @@ def check_rules(r: Ruleset) -> None:
     """Refuse combinations no game can be played with (``InvalidInput``)."""
     n = r.players
     if not _is_int(n) or not 2 <= n <= 15:
-        raise InvalidInput("a game has 2 to 15 players")
+        raise InvalidInput("A game has 2 to 15 players.")
     total = set_size(r.set)
     if r.hand_size * n > total:
         raise InvalidInput(
-            f"{n} hands of {r.hand_size} need {r.hand_size * n} tiles; double-{r.set} has {total}"
+            "{players} hands of {hand_size} need {needed} tiles; double-{set} has {total}.",
+            players=n,
+            hand_size=r.hand_size,
+            needed=r.hand_size * n,
+            set=r.set,
+            total=total,
         )
     if r.reserve > total - r.hand_size * n:
         raise InvalidInput(
-            f"the reserve ({r.reserve}) is larger than the {total - r.hand_size * n} tiles left"
+            "The reserve ({reserve}) is larger than the {left} tiles left.",
+            reserve=r.reserve,
+            left=total - r.hand_size * n,
         )
     if r.teams == "pairs" and n != 4:
-        raise InvalidInput("pairs are played by exactly 4 players")
+        raise InvalidInput("Pairs are played by exactly 4 players.")
     layout = LAYOUTS.get(r.layout)
     if layout is not None and layout.opens_with_double:
         if r.opening == "lot":
-            raise InvalidInput(f"a {r.layout} opens with a double: opening 'lot' is not possible")
+            raise InvalidInput(
+                "A {layout} opens with a double: opening lot is not possible.", layout=r.layout
+            )
         if r.next_round == "previous_winner":
             raise InvalidInput(
-                f"a {r.layout} opens with a double: next_round 'previous_winner' is not possible"
+                "A {layout} opens with a double: next_round previous_winner is not possible.",
+                layout=r.layout,
             )
         if r.no_double != "reshuffle":
-            raise InvalidInput(f"a {r.layout} opens with a double: no_double must be 'reshuffle'")
+            raise InvalidInput(
+                "A {layout} opens with a double: no_double must be reshuffle.", layout=r.layout
+            )
     if (r.out_scoring == "penalty") != (r.block_scoring == "penalty"):
-        raise InvalidInput("penalty scoring applies to both out_scoring and block_scoring")
+        raise InvalidInput("Penalty scoring applies to both out_scoring and block_scoring.")
     if r.match == "target" and r.target is None:
-        raise InvalidInput("match 'target' needs a target")
+        raise InvalidInput("match target needs a target.")
     if r.match == "rounds" and r.rounds is None:
-        raise InvalidInput("match 'rounds' needs a number of rounds")
+        raise InvalidInput("match rounds needs a number of rounds.")
     if r.teams is None and r.block_winner not in BLOCK_WINNER:
-        raise InvalidInput("bad block_winner")
+        raise InvalidInput("block_winner is not valid for these rules.")
 
 
 __all__ = [

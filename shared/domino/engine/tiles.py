@@ -139,22 +139,22 @@ def mask_of(ids: list[int] | tuple[int, ...]) -> int:
 def full_set(top: int) -> list[Tile]:
     """Every tile of the double-``top`` set, in id order (0-0, 0-1, 1-1, 0-2, ...)."""
     if top not in SETS and not (isinstance(top, int) and 0 <= top <= MAX_TOP):
-        raise InvalidInput(f"there is no double-{top} set")
+        raise InvalidInput("There is no double-{set} set.", set=top)
     return list(TILES[: set_size(top)])
 
 
 def parse_tile(text: str, top: int) -> Tile:
     """Read ``"a-b"`` (either order) as a tile of the double-``top`` set, else ``InvalidInput``."""
     if not isinstance(text, str):
-        raise InvalidInput("a tile is written as text: two numbers joined by '-'")
+        raise InvalidInput("A tile is written as text: two numbers joined by a hyphen.")
     parts = text.strip().split("-")
     if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 2 for p in parts):
-        raise InvalidInput("a tile is written as two numbers joined by '-'")
+        raise InvalidInput("A tile is written as two numbers joined by a hyphen.")
     a, b = int(parts[0]), int(parts[1])
     if a > b:
         a, b = b, a
     if b > top:
-        raise InvalidInput(f"that tile is not in the double-{top} set")
+        raise InvalidInput("That tile is not in the double-{set} set.", set=top)
     return TILES[tile_id(a, b)]
 
 

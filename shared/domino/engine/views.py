@@ -186,7 +186,7 @@ def view(m: "Match", seat: int | None) -> MatchView:
     }
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < m.players:
-            raise InvalidInput("no such seat")
+            raise InvalidInput("There is no such seat.")
         mine = playing and m.turn == seat
         out["you"] = {
             "seat": seat,

@@ -85,7 +85,7 @@ class GameCommands:
         game = load_game(self.store, game_id)
         wanted = command.seat
         if wanted is not None and wanted >= game.record.players:  # 400 before 403/412
-            raise InvalidInput(f"seat must be 0 to {game.record.players - 1}.")
+            raise InvalidInput("seat must be 0 to {max}.", max=game.record.players - 1)
 
         def take_seat(game: Game, at: int) -> Effect:
             record = game.record
@@ -96,7 +96,7 @@ class GameCommands:
             free = [i for i, s in enumerate(record.seats) if s.player is None and s.bot is None]
             if wanted is not None:
                 if wanted not in free:
-                    raise SeatTaken(f"Seat {wanted} is taken.")
+                    raise SeatTaken("Seat {seat} is taken.", seat=wanted)
                 seat = wanted
             elif free:
                 seat = free[0]

@@ -48,7 +48,9 @@ class Devices:
         if not DEVICE_ID.fullmatch(device_id):
             raise InvalidInput("device_id is 1-128 letters, digits or _ . : -")
         if not self.push.offered(platform):
-            raise InvalidInput(f"push to {platform} is not offered by this server.")
+            raise InvalidInput(
+                "Push to {platform} is not offered by this server.", platform=platform
+            )
         known = self.devices.get(caller.player, device_id)
         endpoint = known.endpoint if known and known.platform == platform else None
         if known and known.platform != platform:

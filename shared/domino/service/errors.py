@@ -71,7 +71,11 @@ class VersionMismatch(DominoError):
     code = "version_mismatch"
 
     def __init__(self, current: GameSeen, expected: int) -> None:
-        super().__init__(f"The game is at version {current.version}, not {expected}.")
+        super().__init__(
+            "The game is at version {version}, not {expected}.",
+            version=current.version,
+            expected=expected,
+        )
         self.current = current
         self.expected = expected
 
@@ -83,6 +87,6 @@ class Conflict(DominoError):
     code = "conflict"
     retry_after: ClassVar[int | None] = None
 
-    def __init__(self, message: str, current: GameSeen | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, current: GameSeen | None = None, **params: object) -> None:
+        super().__init__(message, **params)
         self.current = current

@@ -31,8 +31,8 @@ class Unavailable(DominoError):
     code = "unavailable"
     retry_after: ClassVar[int] = 1
 
-    def __init__(self, message: str = "The service is busy; retry shortly.") -> None:
-        super().__init__(message)
+    def __init__(self, message: str = "The service is busy; try again in a moment.") -> None:
+        super().__init__(message, retry_after=self.retry_after)
 
 
 class StoreError(Exception):

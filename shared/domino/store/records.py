@@ -92,13 +92,13 @@ def iso(epoch: int | float | None) -> str | None:
 def player_key(player: str) -> str:
     """The partition key of a player's items; refuses an id no key can hold."""
     if not player or len(player) > MAX_PLAYER_ID:
-        raise InvalidInput(f"a player id is 1 to {MAX_PLAYER_ID} characters")
+        raise InvalidInput("A player id is 1 to {max} characters.", max=MAX_PLAYER_ID)
     return f"PLAYER#{player}"
 
 
 def game_key(game_id: str) -> str:
     if not game_id or len(game_id) > MAX_GAME_ID:
-        raise InvalidInput(f"a game id is 1 to {MAX_GAME_ID} characters")
+        raise InvalidInput("A game id is 1 to {max} characters.", max=MAX_GAME_ID)
     return f"GAME#{game_id}"
 
 
