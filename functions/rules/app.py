@@ -3,15 +3,16 @@
 from typing import Any
 
 from domino.api.app import make_app
-from domino.api.http import lambda_handler, preset_list
+from domino.api.http import Reply, digest_tag, lambda_handler, preset_list, respond
 
 app = make_app(validation=False)
 PRESET_LIST = preset_list()
+PRESET_TAG = digest_tag(PRESET_LIST)  # the presets change only with a deployment
 
 
 @app.get("/rules")
 def rules() -> Any:
-    return PRESET_LIST
+    return respond(Reply(200, PRESET_LIST, {"ETag": PRESET_TAG}), app)
 
 
 handler = lambda_handler(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.client import DOS_DEAL, Api
+from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api
 from tests.integration.table import OUTSIDER
 
 pytestmark = pytest.mark.ddb
@@ -87,3 +87,11 @@ def test_what_changed_since(api: Api, dev_clock: object) -> None:
     for bad in ("yesterday", "2026-11-30", "2026-11-30T12:00:00%2B01:00", "x" * 30):
         reply = api.call("GET", f"/me/games?updated_after={bad}", player="cira")
         assert reply.code == "invalid_request", bad
+
+
+def test_the_rules_have_an_etag(api: Api) -> None:
+    first = api.call("GET", "/rules", player=NO_CLAIMS)
+    tag = first.header("ETag") or ""
+    assert first.status == 200 and tag.startswith('W/"')
+    again = api.call("GET", "/rules", player=NO_CLAIMS, headers={"If-None-Match": tag})
+    assert (again.status, again.raw) == (304, "")

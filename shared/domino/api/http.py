@@ -264,10 +264,18 @@ def respond(reply: Reply, app: APIGatewayHttpResolver | None = None) -> Response
 
 
 def respond_page(app: APIGatewayHttpResolver, page: Page, key: str, **more: Any) -> Response[Any]:
-    """A page of a list, its ETag a digest of the page (a weak one: equal JSON, equal tag)."""
-    body = {key: page.items, **more, "next": page.next}
+    """A page of a list, its ETag a digest of the page."""
+    return respond_digested(app, {key: page.items, **more, "next": page.next})
+
+
+def respond_digested(app: APIGatewayHttpResolver, body: dict[str, Any]) -> Response[Any]:
+    """A JSON answer whose ETag is a digest of it (a weak one: equal JSON, equal tag)."""
+    return respond(Reply(200, body, {"ETag": digest_tag(body)}), app)
+
+
+def digest_tag(body: dict[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
-    return respond(Reply(200, body, {"ETag": f'W/"{digest}"'}), app)
+    return f'W/"{digest}"'
 
 
 def not_modified(app: APIGatewayHttpResolver, tag: str | None) -> bool:
