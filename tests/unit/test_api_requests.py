@@ -29,8 +29,8 @@ def test_each_body_makes_the_service_command_of_the_same_fields(
     assert set(request_type.FIELDS) == names
 
 
-def test_a_create_body_gets_its_defaults_and_trimmed_text() -> None:
-    game = CreateGame.parse(json.dumps({"preset": " clasico ", "players": 4, "name": " Ana "}))
+def test_a_create_body_gets_its_defaults_and_a_trimmed_name() -> None:
+    game = CreateGame.parse(json.dumps({"preset": "clasico", "players": 4, "name": " Ana "}))
     assert isinstance(game, NewGame)
     assert (game.preset, game.players, game.name) == ("clasico", 4, "Ana")
     assert (game.bots, game.bot_level, game.on_timeout, game.private) == (
@@ -40,6 +40,34 @@ def test_a_create_body_gets_its_defaults_and_trimmed_text() -> None:
         False,
     )
     assert game.rules is None and game.deal is None and game.seed is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"preset": "clasico", "players": 4, "seed": "7"},
+        {"preset": "clasico", "players": 4, "seed": True},
+        {"preset": "clasico", "players": 4, "private": "yes"},
+        {"preset": "clasico", "players": 4, "private": 1},
+        {"preset": "clasico", "players": 4, "turn_timeout_hours": True},
+        {"preset": "clasico", "players": 4, "turn_timeout_hours": "1e2"},
+        {"preset": "clasico", "players": True},
+    ],
+)
+def test_a_create_body_of_wrong_types_is_refused_not_coerced(body: dict[str, object]) -> None:
+    with pytest.raises(InvalidRequest):
+        CreateGame.parse(json.dumps(body))
+
+
+def test_a_preset_is_taken_as_sent() -> None:  # " clasico" is no preset: the engine says 400
+    assert CreateGame.parse(json.dumps({"preset": " clasico", "players": 4})).preset == " clasico"
+
+
+@pytest.mark.parametrize("tile", [" 6-6", "6-6 ", "06-06", "0-6\n", "6 - 6", "-1-3", "6-6-6"])
+def test_tile_texts_outside_the_apis_form_are_refused(tile: str) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        PlayTile.parse(json.dumps({"tile": tile}))
+    assert caught.value.fields == ["tile"]
 
 
 def test_a_dev_deal_is_read_as_nested_fields() -> None:

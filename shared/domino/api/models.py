@@ -57,8 +57,10 @@ __all__ = [
 ]
 
 Command = TypeVar("Command")
-TILE_TEXT = re.compile(r"[0-9]{1,2} *- *[0-9]{1,2}")
-_CONFIG = CoreConfig(str_strip_whitespace=True)
+#: a tile as the API writes it: two numbers without leading zeros or spaces ("3-5", "12-0")
+TILE_TEXT = re.compile(r"(?:0|[1-9][0-9]?)-(?:0|[1-9][0-9]?)")
+#: strings are taken as sent ("preset": " clasico" is no preset); names strip their own spaces
+_CONFIG = CoreConfig(str_strip_whitespace=False)
 _REQUIRED = object()
 
 
@@ -90,6 +92,11 @@ def _sentence(error: ErrorDetails, field: str) -> Part:
     template = VALIDATION.get(kind, VALIDATION["invalid"])
     missing = {name for _, name, _, _ in string.Formatter().parse(template) if name} - set(params)
     return (VALIDATION["invalid"], {"field": field}) if missing else (template, params)
+
+
+def name_text() -> cs.CoreSchema:
+    """A display name: its surrounding spaces dropped, then 1 to MAX_NAME characters."""
+    return cs.str_schema(min_length=1, max_length=MAX_NAME, strip_whitespace=True)
 
 
 def text(min_length: int, max_length: int) -> cs.CoreSchema:
@@ -215,7 +222,7 @@ class CreateGame(Request[NewGame]):
         "rules": (optional(cs.dict_schema(cs.str_schema(), cs.any_schema(), max_length=30)), None),
         "bots": (whole(0, 9), 0),
         "bot_level": (one_of("random", "greedy", "strategist"), "strategist"),
-        "name": (optional(text(1, MAX_NAME)), None),
+        "name": (optional(name_text()), None),
         "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),
         "private": (cs.bool_schema(strict=True), False),
@@ -230,7 +237,7 @@ class JoinGame(Request[TakeSeat]):
     name: str | None
     FIELDS = {
         "seat": (optional(whole(0, 9)), None),
-        "name": (optional(text(1, MAX_NAME)), None),
+        "name": (optional(name_text()), None),
     }
 
 
