@@ -20,7 +20,7 @@ def create() -> Response[Any]:
         game = service().commands.create(caller, CreateGame.parse(body))
         return seen(game, 201, Location=f"/games/{game.game_id}")
 
-    return mutate(app, command, "games_created")
+    return mutate(app, command, "games_created", precheck=lambda: CreateGame.parse(body))
 
 
 handler = lambda_handler(app, records_metrics=True)

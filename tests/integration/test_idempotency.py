@@ -57,6 +57,20 @@ def test_the_same_key_with_another_request_is_refused(api: Api, duel: str) -> No
         refused(body, 422, "idempotency_key_reused")
 
 
+def test_a_reused_key_on_a_bad_request_answers_what_is_wrong_with_the_request(
+    api: Api, duel: str
+) -> None:
+    """The contract's order of checks (401, 404, 400, …) holds before idempotency_key_reused."""
+    k = key(f"order-{duel}")
+    api.play(duel, "bob", "6-6", headers=k).ok()
+    refused(api.play("no-such-game", "bob", "6-6", headers=k), 404, "game_not_found")
+    refused(api.play(duel, "bob", "9x9", headers=k), 400, "invalid_request")
+    refused(api.play(duel, "bob", "7-7", headers=k), 400, "invalid_request")
+    bad = api.call("POST", "/games", {"preset": "clasico", "players": 99}, player="bob", headers=k)
+    refused(bad, 400, "invalid_request")
+    refused(api.play(duel, "bob", "0-6", headers=k), 422, "idempotency_key_reused")
+
+
 def test_keys_belong_to_their_caller(api: Api, duel: str) -> None:
     shared = key(f"shared-{duel}")
     assert api.play(duel, "bob", "6-6", headers=shared).ok()["version"] == 3

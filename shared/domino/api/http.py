@@ -316,22 +316,35 @@ def game_command(
     ``If-Match`` into the expected version, then ``run``, once per Idempotency-Key."""
     raw, if_match = app.current_event.body, header(app, "If-Match")
 
-    def command(who: Caller) -> Reply:
+    def checked() -> tuple[Parsed, int | None]:
         try:
             parsed = parse(raw)
             expected = parse_if_match(if_match) if if_match is not None else None
         except InvalidRequest:
             service().queries.load(game_id)  # the contract answers 404 before 400
             raise
+        return parsed, expected
+
+    def command(who: Caller) -> Reply:
+        parsed, expected = checked()
         return seen(run(who, game_id, parsed, expected))
 
-    return mutate(app, command, metric)
+    def precheck() -> None:  # a bad body loads the game first (404 before 400), as above
+        service().commands.check(game_id, checked()[0])
+
+    return mutate(app, command, metric, precheck)
 
 
 def mutate(
-    app: APIGatewayHttpResolver, command: Callable[[Caller], Reply], metric: str
+    app: APIGatewayHttpResolver,
+    command: Callable[[Caller], Reply],
+    metric: str,
+    precheck: Callable[[], object] | None = None,
 ) -> Response[Any]:
-    """Run a mutating command once per ``Idempotency-Key`` (when the client sends one)."""
+    """Run a mutating command once per ``Idempotency-Key`` (when the client sends one).
+
+    ``precheck`` raises what the request itself is refused for (404, 400): a key reused with
+    such a request answers that, as the contract's order of checks says, not 422."""
     who = caller(app)
     key = header(app, "Idempotency-Key")
     ran: list[Reply] = []
@@ -364,6 +377,8 @@ def mutate(
     try:
         stored = run_once(request=request)
     except IdempotencyValidationError:
+        if precheck is not None:
+            precheck()
         raise IdempotencyKeyReused() from None
     except (IdempotencyAlreadyInProgressError, IdempotencyInconsistentStateError):
         # inconsistent: the key's record changed under Powertools' retries; it settles

@@ -109,18 +109,19 @@ class GameCommands:
 
         return self.writes.write(caller, game, expected_version, take_seat)
 
+    def check(self, game_id: str, command: object) -> None:
+        """What a request on ``game_id`` is refused for before anything else: the game missing
+        (404), a move no game of its rules could accept (400). Nothing is changed."""
+        game = load_game(self.store, game_id)
+        if isinstance(command, MakeMove):
+            move_of(game, command)
+
     def move(
         self, caller: Caller, game_id: str, command: MakeMove, expected_version: int | None
     ) -> GameSeen:
         """Play, draw or pass for the caller's seat."""
         game = load_game(self.store, game_id)
-        move: Move
-        if command.kind == "play":
-            assert command.tile is not None
-            move = Play(parse_tile(command.tile, game.rules.set), command.end)
-            validate_move(game.rules, move)  # 400 before 403/412
-        else:
-            move = DRAW if command.kind == "draw" else PASS
+        move = move_of(game, command)  # 400 before 403/412
 
         def apply(game: Game, at: int) -> Effect:
             seat = game.record.seat_of(caller.player)
@@ -161,3 +162,14 @@ class GameCommands:
 def _check_deal_only(rules: Ruleset, fixed: dict[str, Any]) -> None:
     """A dev deal given before every seat is taken: checked now, dealt when the last joins."""
     Match.start(rules, deal=fixed)
+
+
+def move_of(game: Game, command: MakeMove) -> Move:
+    """The engine's move for ``command``; ``InvalidInput`` (400) for one no game of these rules
+    could accept (a tile outside the set, an end the layout never has)."""
+    if command.kind != "play":
+        return DRAW if command.kind == "draw" else PASS
+    assert command.tile is not None
+    move = Play(parse_tile(command.tile, game.rules.set), command.end)
+    validate_move(game.rules, move)
+    return move
