@@ -377,7 +377,7 @@ def test_waiting_and_abandoned_games_fit_the_schemas() -> None:
     assert view["result"]["reason"] == "abandoned"
     stale = error_parts(VersionMismatch(GameSeen(record.id, record.version, view), 0))[1]
     check(stale, schema("VersionMismatch"))
-    check(stale, schema("Error"))
+    check(stale, schema("ApiError"))
 
 
 def test_presets_fit_the_schema() -> None:
@@ -387,8 +387,8 @@ def test_presets_fit_the_schema() -> None:
 def test_error_bodies_fit_the_schema() -> None:
     for code in STATUS_BY_CODE:
         error = type("Refusal", (DominoError,), {"code": code})("message")
-        check(error_parts(error)[1], schema("Error"))
-    check(error_parts(InvalidRequest("m", ["players"]))[1], schema("Error"))
+        check(error_parts(error)[1], schema("ApiError"))
+    check(error_parts(InvalidRequest("m", ["players"]))[1], schema("ApiError"))
 
 
 def test_notifications_fit_the_schema() -> None:
@@ -403,5 +403,5 @@ def test_notifications_fit_the_schema() -> None:
     views = [note_view(n, i % 2 == 0, lang) for i, n in enumerate(notes) for lang in ("es", "en")]
     check({"notifications": views, "unread": 3, "next": None}, schema("NotificationList"))
     assert all(NOTE_ID.fullmatch(v["id"]) for v in views)
-    enum = spec()["components"]["schemas"]["Notification"]["properties"]["type"]["enum"]
+    enum = spec()["components"]["schemas"]["InboxNotification"]["properties"]["type"]["enum"]
     assert enum == list(NOTICE_TYPES)
