@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: help run test test-unit lint format bench build validate clean
+.PHONY: help run test test-unit lint format bench build validate generators clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -78,6 +78,9 @@ build: $(SAM)  ## sam build (the layer from shared/, one folder per function), w
 validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and without credentials
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
+
+generators: $(STAMP)  ## clients from docs/openapi.yaml: typescript-fetch (tsc --strict), kotlin, swift6
+	bash .ci/generators
 
 clean:  ## remove the venvs, DynamoDB Local and its data, build output
 	rm -rf $(VENV) $(SAM_VENV) .venv-bench-runtime* .local .aws-sam .pytest_cache .mypy_cache \

@@ -165,3 +165,11 @@ def runtime() -> Iterator[Runtime]:
         yield rt
     finally:
         rt.stop()
+
+
+@pytest.fixture(scope="session")
+def python_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The client openapi-python-client generates from docs/openapi.yaml (tests/clients.py)."""
+    from tests.clients import generate_python_client
+
+    return generate_python_client(tmp_path_factory.mktemp("python-client"))
