@@ -154,3 +154,14 @@ def test_a_bad_tile_text_says_how_a_tile_is_written_in_both_languages() -> None:
 )
 def test_accept_language_picks_english_or_spanish(header: str | None, language: str) -> None:
     assert negotiate(header) == language
+
+
+def test_every_param_an_error_can_carry_is_in_the_documents_error_params() -> None:
+    import yaml
+
+    document = yaml.safe_load((ROOT / "docs" / "openapi.yaml").read_text())
+    documented = set(document["components"]["schemas"]["ErrorParams"]["properties"])
+    validation = set(VALIDATION.values())  # their fields are said in the message, not sent
+    sent = {name for t in templates() if t not in validation for name in fields_of(t)}
+    sent |= {"fields", "retry_after", "reason", "function"}  # given by name, not in a template
+    assert sent <= documented, sent - documented
