@@ -22,6 +22,7 @@ from domino.api.models import (
     PlayTile,
     ReadNotifications,
     RegisterDeviceBody,
+    UpdateMeBody,
 )
 from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
 from domino.service.errors import VersionMismatch
@@ -186,7 +187,7 @@ def bounds(schema: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "model",
-    [CreateGame, Deal, JoinGame, PlayTile, ReadNotifications, RegisterDeviceBody],
+    [CreateGame, Deal, JoinGame, PlayTile, ReadNotifications, RegisterDeviceBody, UpdateMeBody],
     ids=lambda m: m.__name__,
 )
 def test_request_schemas_match_the_validators(model: Any) -> None:
