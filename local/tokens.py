@@ -19,12 +19,11 @@ import json
 import re
 import secrets
 import time
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 import jwt
-from domino.limits import MAX_NAME, MAX_PLAYER_ID
+from domino.limits import MAX_NAME, MAX_PLAYER_ID, displayable
 
 from local.paths import local_dir
 
@@ -36,8 +35,6 @@ LEEWAY_SECONDS = 30  # clock skew allowed on exp, iat and nbf
 REQUIRED_CLAIMS = ("exp", "iat", "iss", "aud", "sub")
 TIME_CLAIMS = ("exp", "iat", "nbf")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.@:-]{1,64}")  # used with fullmatch: no trailing newline
-#: embedding, override and isolate controls: they reorder how the text around them displays
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class TokenError(ValueError):
@@ -66,20 +63,13 @@ def load_secret(path: Path | None = None) -> bytes:
     return key
 
 
-def _displayable(name: str) -> bool:
-    """No control characters (C0, C1, DEL), line or paragraph separators, nor bidi controls."""
-    return not any(
-        unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS for char in name
-    )
-
-
 def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None) -> str:
     """A token for ``player`` (and a display ``name``), valid for ``LIFETIME_SECONDS``."""
     if not isinstance(player, str) or not PLAYER_ID.fullmatch(player):
         raise TokenRequestError("player must be 1-64 letters, digits or _ . @ : -")
     if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME):
         raise TokenRequestError("name must be 1 to {max} characters.", max=MAX_NAME)
-    if name is not None and not _displayable(name):
+    if name is not None and not displayable(name):
         raise TokenRequestError("name must not hold control characters or direction overrides.")
     issued = int(now if now is not None else time.time())
     claims: dict[str, Any] = {

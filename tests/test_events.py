@@ -60,6 +60,13 @@ def notified(api: Api, _game: str) -> None:
     assert handler(event, LambdaContext(function_name=name)) == {"batchItemFailures": []}
 
 
+def account_in_use(api: Api, _game: str) -> None:
+    """trent, whose account events/account.json deletes, waits for a player in one game and
+    plays a bot in another."""
+    api.create("trent", preset="dos-jugadores", players=2).ok(201)
+    api.create("trent", preset="dos-jugadores", players=2, bots=1).ok(201)
+
+
 SETUP: dict[str, Callable[[Api, str], None]] = {
     "join.json": waiting_game,  # bob joins
     "get.json": dealt_game,  # alice reads her view
@@ -69,6 +76,7 @@ SETUP: dict[str, Callable[[Api, str], None]] = {
     "moves.json": led_game,  # alice reads the log
     "pass.json": lambda api, game: led_game(api, game, rules={"draw": "none"}),  # alice passes
     "notifications.read.json": notified,  # alice reads what bob's join told her
+    "account.json": account_in_use,  # trent deletes his account
 }
 
 
@@ -109,7 +117,8 @@ def test_event_replays_through_its_handler(
         trust_the_test_issuer(monkeypatch)
     if path.name in SETUP:
         game = (event.get("pathParameters") or {}).get("id", "")
-        monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
+        if game:  # the event's game is created with the event's id
+            monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
         SETUP[path.name](Api(), game)
         monkeypatch.undo()
     result = handler(event, LambdaContext(function_name=name))

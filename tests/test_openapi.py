@@ -27,6 +27,7 @@ from domino.api.models import (
     PlayTile,
     ReadNotifications,
     RegisterDeviceBody,
+    UpdateMeBody,
 )
 from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
 from domino.engine.rules import CHOICES, UNIT
@@ -148,7 +149,7 @@ STANDARD_TYPES = {
 }  # fmt: skip
 #: operationIds are the generated clients' method names: a verb, then what it acts on
 VERBS = ("get", "list", "create", "join", "play", "draw", "pass", "leave", "register",
-         "remove", "mark", "advance", "run")  # fmt: skip
+         "remove", "mark", "advance", "run", "update", "delete")  # fmt: skip
 
 
 def schemas_in(node: Any, where: str = "#") -> list[tuple[str, dict[str, Any]]]:
@@ -414,7 +415,7 @@ def bounds(schema: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "model",
-    [CreateGame, Deal, JoinGame, PlayTile, ReadNotifications, RegisterDeviceBody],
+    [CreateGame, Deal, JoinGame, PlayTile, ReadNotifications, RegisterDeviceBody, UpdateMeBody],
     ids=lambda m: m.__name__,
 )
 def test_request_schemas_match_the_validators(model: Any) -> None:

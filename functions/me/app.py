@@ -1,15 +1,22 @@
-"""GET /me: who the token says the caller is (the claims API Gateway's authorizer verified)."""
+"""GET /me (the caller: their player id and display name) and PATCH /me (the display name they
+choose: seats they take afterwards show it)."""
 
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler
+from domino.api.http import accounts, caller, lambda_handler
+from domino.api.models import UpdateMeBody
 
 app = make_app(validation=False)
 
 
 @app.get("/me")
 def me() -> dict[str, str]:
-    who = caller(app)
-    return {"player": who.player, "name": who.name}
+    return accounts().me(caller(app))
+
+
+@app.patch("/me")
+def update_me() -> dict[str, str]:
+    who = caller(app)  # 401 before 400
+    return accounts().change_name(who, UpdateMeBody.parse(app.current_event.body))
 
 
 handler = lambda_handler(app)

@@ -1,5 +1,7 @@
 """Bounds on what clients send, in one place: every layer (and the local runtime, which stands
-in for API Gateway) reads them from here. A leaf module: it imports nothing."""
+in for API Gateway) reads them from here. A leaf module: it imports nothing of ours."""
+
+import unicodedata
 
 #: request bodies (API.md: over 16 KiB is 413 payload_too_large)
 MAX_BODY_BYTES = 16 * 1024
@@ -12,3 +14,17 @@ MAX_PLAYER_ID = 255
 MAX_LOCALE = 35
 #: a game id (``secrets.token_urlsafe(16)`` is 22 characters; the bound leaves room)
 MAX_GAME_ID = 64
+
+#: embedding, override and isolate controls: they reorder how the text around them displays
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Unicode categories a display name never holds: control characters (C0, C1, DEL), line and
+#: paragraph separators
+HIDDEN_CATEGORIES = ("Cc", "Zl", "Zp")
+
+
+def displayable(name: str) -> bool:
+    """Whether ``name`` shows as written beside other players' names: no control characters,
+    line or paragraph separators, nor bidi controls (emoji joiners and the like are fine)."""
+    return not any(
+        unicodedata.category(char) in HIDDEN_CATEGORIES or char in BIDI_CONTROLS for char in name
+    )

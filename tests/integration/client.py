@@ -45,13 +45,15 @@ class Api(Harness):
         name: str | None = None,
         headers: dict[str, str] | None = None,
         locale: str | None = None,
+        claims: dict[str, str] | None = None,
     ) -> Reply:
-        claims = None
+        """``claims``: more JWT claims (``iat``, ``iss``, ...) beside ``sub`` and ``name``."""
+        sent = None
         if player is not NO_CLAIMS:
-            claims = {"sub": player, "name": name or player.capitalize()}
+            sent = {"sub": player, "name": name or player.capitalize(), **(claims or {})}
             if locale is not None:
-                claims["locale"] = locale
-        return super().call(method, path, body, claims=claims, headers=headers)
+                sent["locale"] = locale
+        return super().call(method, path, body, claims=sent, headers=headers)
 
     # ---------------------------------------------------------------- shorthands
 

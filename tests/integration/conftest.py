@@ -24,6 +24,8 @@ def api(ddb_endpoint: str) -> Api:
         http.devices,
         http.device_store,
         http.push,
+        http.account_store,
+        http.accounts,
     ):
         factory.cache_clear()
     http._idempotency.cache_clear()

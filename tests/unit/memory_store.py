@@ -12,7 +12,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from domino.store.accounts import Profile, ProfileDeleted
 from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
+from domino.store.devices import Device
 from domino.store.errors import AlreadyMember, VersionConflict
 from domino.store.inbox import Note
 from domino.store.listings import player_page
@@ -223,3 +225,59 @@ class MemoryInbox:
     def mark_pushed(self, note: Note) -> None:
         with self.lock:
             self.notes[note.player, note.id] = note._replace(pushed=True)
+
+
+class MemoryAccounts:
+    """An in-memory ``AccountStore`` over a ``MemoryGameStore``'s memberships (the player's
+    games) and a ``MemoryDevices``: profiles by player, and ``erase`` of what the player owns."""
+
+    def __init__(self, games: MemoryGameStore, devices: MemoryDevices | None = None) -> None:
+        self.games = games
+        self.devices = devices
+        self.profiles: dict[str, Profile] = {}
+        self.lock = threading.Lock()
+
+    def profile(self, player: str) -> Profile | None:
+        return self.profiles.get(player)
+
+    def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None:
+        with self.lock:
+            current = self.profiles.get(player)
+            if current is not None and current.refuses(issued_at):
+                raise ProfileDeleted()
+            self.profiles[player] = Profile(player, name)
+
+    def mark_deleted(self, player: str, at: int) -> None:
+        with self.lock:
+            self.profiles[player] = Profile(player, None, at)
+
+    def game_ids(self, player: str) -> list[str]:
+        with self.games.lock:
+            return sorted(self.games.members.get(player, set()))
+
+    def erase(self, player: str) -> int:
+        with self.games.lock:
+            gone = len(self.games.members.pop(player, set()))
+        if self.devices is not None:
+            gone += len(self.devices.devices.pop(player, {}))
+        return gone
+
+
+class MemoryDevices:
+    """An in-memory ``DeviceStore``."""
+
+    def __init__(self) -> None:
+        self.devices: dict[str, dict[str, Device]] = {}
+
+    def put(self, device: Device) -> None:
+        self.devices.setdefault(device.player, {})[device.device_id] = device
+
+    def get(self, player: str, device_id: str) -> Device | None:
+        return self.devices.get(player, {}).get(device_id)
+
+    def delete(self, player: str, device_id: str) -> None:
+        self.devices.get(player, {}).pop(device_id, None)
+
+    def of_player(self, player: str) -> list[Device]:
+        found = list(self.devices.get(player, {}).values())
+        return sorted(found, key=lambda d: d.updated_at, reverse=True)

@@ -47,6 +47,7 @@ from domino.api.settings import settings
 from domino.engine import PRESETS
 from domino.service.games import GameService
 from domino.service.values import Caller, GameSeen, Page
+from domino.store.accounts import DynamoAccounts
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import throttled
 from domino.store.table import Table
@@ -54,6 +55,8 @@ from domino.store.table import Table
 __all__ = [
     "Caller",
     "Reply",
+    "account_store",
+    "accounts",
     "caller",
     "count",
     "devices",
@@ -81,6 +84,7 @@ if TYPE_CHECKING:
     )
 
     from domino.notify.sns import SnsPush
+    from domino.service.accounts import Accounts
     from domino.service.devices import Devices
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
@@ -120,7 +124,15 @@ def table() -> Table:
 def service() -> GameService:
     config = settings()
     clock = offset_clock(config.dev_clock_file) if config.dev_clock_file else time.time
-    return GameService(DynamoGameStore(table()), dev_mode=config.dev_mode, clock=clock)
+    return GameService(
+        DynamoGameStore(table()), dev_mode=config.dev_mode, clock=clock, accounts=account_store()
+    )
+
+
+@lru_cache(maxsize=1)
+def account_store() -> DynamoAccounts:
+    """Profiles (the names players choose) and account deletion's work in the table."""
+    return DynamoAccounts(table())
 
 
 def offset_clock(path: str) -> Callable[[], float]:
@@ -186,7 +198,22 @@ def connection_store() -> DynamoConnections:
 def devices() -> Devices:
     from domino.service.devices import Devices
 
-    return Devices(device_store(), push(), service().commands.writes.clock)
+    return Devices(
+        device_store(), push(), service().commands.writes.clock, accounts=account_store()
+    )
+
+
+@lru_cache(maxsize=1)
+def accounts() -> Accounts:
+    """``/me``: the profile, and deleting the account (and the stack's user pool's user)."""
+    from domino.service.accounts import Accounts
+
+    identity = None
+    if settings().cognito_user_pool_id:
+        from domino.idp.cognito import CognitoUsers
+
+        identity = CognitoUsers(settings().cognito_user_pool_id)
+    return Accounts(account_store(), service().commands, device_store(), push(), identity)
 
 
 @lru_cache(maxsize=1)

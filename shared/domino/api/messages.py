@@ -47,6 +47,7 @@ VALIDATION: dict[str, str] = {
     "finite_number": "{field} must be a finite number.",
     "datetime_from_date_parsing": "{field} must be a time like 2026-11-30T12:00:00Z.",
     "tile_text": "{field} must be two numbers joined by a hyphen.",
+    "display_text": "{field} must not hold control characters or direction overrides.",
     "invalid": "{field} is not valid.",
 }
 
@@ -84,6 +85,9 @@ SPANISH: dict[str, str] = {
     ),
     "{field} must be two numbers joined by a hyphen.": (
         "{field} debe ser dos números unidos por un guion."
+    ),
+    "{field} must not hold control characters or direction overrides.": (
+        "{field} no debe tener caracteres de control ni cambios de dirección."
     ),
     "{field} is not valid.": "{field} no es válido.",
     "The request is not valid.": "La petición no es válida.",
@@ -127,6 +131,9 @@ SPANISH: dict[str, str] = {
     ),
     # the service and the store
     "No such game.": "Esa partida no existe.",
+    "This account has been deleted; sign in again.": (
+        "Esta cuenta se ha borrado; vuelve a iniciar sesión."
+    ),
     "You already have a seat in this game.": "Ya tienes un asiento en esta partida.",
     "You have left this game.": "Has dejado esta partida.",
     "You have no seat in this game.": "No tienes asiento en esta partida.",

@@ -27,11 +27,12 @@ from pydantic_core import core_schema as cs
 
 from domino.api.errors import InvalidRequest, Part
 from domino.api.messages import VALIDATION
-from domino.limits import MAX_LOCALE, MAX_NAME
+from domino.limits import MAX_LOCALE, MAX_NAME, displayable
 from domino.service.values import (
     DRAW_TILE,
     LEAVE,
     PASS_TURN,
+    ChangeName,
     MakeMove,
     MarkRead,
     NewGame,
@@ -50,6 +51,7 @@ __all__ = [
     "ReadNotifications",
     "RegisterDeviceBody",
     "Request",
+    "UpdateMeBody",
     "check_empty",
     "empty_body",
     "invalid_request",
@@ -194,6 +196,20 @@ def _tile_text(value: str) -> str:
     return value
 
 
+def _display_text(value: str) -> str:
+    if not displayable(value):
+        raise PydanticCustomError(
+            "display_text", "a name holds no control characters or direction overrides"
+        )
+    return value
+
+
+def display_name() -> cs.CoreSchema:
+    """A name shown to other players: 1 to MAX_NAME characters once trimmed, none of them a
+    control character or a direction override (as the local runtime's dev tokens)."""
+    return cs.no_info_after_validator_function(_display_text, name_text())
+
+
 class Deal(Request[dict[str, Any]]):
     hands: list[list[str]]
     boneyard: list[str] | None
@@ -222,7 +238,7 @@ class CreateGame(Request[NewGame]):
         "rules": (optional(cs.dict_schema(cs.str_schema(), cs.any_schema(), max_length=30)), None),
         "bots": (whole(0, 9), 0),
         "bot_level": (one_of("random", "greedy", "strategist"), "strategist"),
-        "name": (optional(name_text()), None),
+        "name": (optional(display_name()), None),
         "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),
         "private": (cs.bool_schema(strict=True), False),
@@ -237,7 +253,7 @@ class JoinGame(Request[TakeSeat]):
     name: str | None
     FIELDS = {
         "seat": (optional(whole(0, 9)), None),
-        "name": (optional(name_text()), None),
+        "name": (optional(display_name()), None),
     }
 
 
@@ -262,6 +278,12 @@ class RegisterDeviceBody(Request[RegisterDevice]):
         "token": (text(1, 4096), _REQUIRED),
         "locale": (optional(text(1, MAX_LOCALE)), None),
     }
+
+
+class UpdateMeBody(Request[ChangeName]):
+    COMMAND = ChangeName
+    name: str
+    FIELDS = {"name": (display_name(), _REQUIRED)}
 
 
 class ReadNotifications(Request[MarkRead]):

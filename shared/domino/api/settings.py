@@ -7,9 +7,10 @@ functions that push. Outside dev mode a missing table name is a startup error (a
 never write to a table it guessed). The rest are switches the tests and benchmarks turn:
 the WebSocket side's ``JWT_ISSUER``, ``JWT_AUDIENCE`` (``JWT_JWKS_URL`` defaults to the issuer's
 ``/.well-known/jwks.json``) and ``WS_ENDPOINT`` (the management API: live updates are off without
-it), Powertools' ``POWERTOOLS_METRICS_DISABLED``, ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the
-capacity each request consumed), and in dev mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by
-which the local runtime's clock is ahead).
+it), ``COGNITO_USER_POOL_ID`` (the stack's own user pool, set only when the stack creates one:
+deleting an account deletes its user there), Powertools' ``POWERTOOLS_METRICS_DISABLED``,
+``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed), and in dev
+mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Settings(NamedTuple):
     jwks_url: str
     #: the WebSocket API's management endpoint (its stage URL); empty: no live updates
     ws_endpoint: str
+    #: the stack's own Cognito user pool; empty: tokens come from another issuer (or dev mode)
+    cognito_user_pool_id: str = ""
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -88,6 +91,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         jwks_url=(env.get("JWT_JWKS_URL") or "").strip()
         or (env.get("JWT_ISSUER") or "").strip().rstrip("/") + "/.well-known/jwks.json",
         ws_endpoint=(env.get("WS_ENDPOINT") or "").strip(),
+        cognito_user_pool_id=(env.get("COGNITO_USER_POOL_ID") or "").strip(),
         push_applications={
             platform: (env.get(variable) or "").strip()
             for platform, variable in PUSH_VARIABLES.items()

@@ -23,21 +23,39 @@ from domino.engine import (
     resolve_rules,
     validate_move,
 )
-from domino.service.errors import AlreadyJoined, DevOnly, GameFull, SeatTaken
+from domino.service.errors import AccountDeleted, AlreadyJoined, DevOnly, GameFull, SeatTaken
 from domino.service.game import Clock, Game, load_game, system_clock
-from domino.service.ports import GameStore
+from domino.service.ports import AccountStore, GameStore
 from domino.service.values import Caller, GameSeen, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
 from domino.store.records import GameRecord, Seat
 
 
 class GameCommands:
-    def __init__(self, store: GameStore, *, dev_mode: bool, clock: Clock = system_clock) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        dev_mode: bool,
+        clock: Clock = system_clock,
+        accounts: AccountStore | None = None,
+    ) -> None:
         self.store = store
         self.dev_mode = dev_mode
         self.writes = WritePath(store, clock)
+        self.accounts = accounts  # None: no profiles (the token's name is the name)
+
+    def name_of(self, caller: Caller, given: str | None = None) -> str:
+        """The caller's name at a table: ``given`` (the request's), else the one they chose
+        (``PATCH /me``), else the token's. A token issued before its account was deleted takes
+        no seat (401)."""
+        profile = self.accounts.profile(caller.player) if self.accounts is not None else None
+        if profile is not None and profile.refuses(caller.issued_at):
+            raise AccountDeleted()
+        return given or (profile.name if profile is not None else None) or caller.name
 
     def create(self, caller: Caller, command: NewGame) -> GameSeen:
+        name = self.name_of(caller, command.name)  # 401 before 400
         if (command.deal is not None or command.seed is not None) and not self.dev_mode:
             raise DevOnly("deal and seed exist only in dev mode.")
         players = command.players
@@ -46,7 +64,7 @@ class GameCommands:
         if command.bots >= players:
             raise InvalidInput("bots must leave at least one seat for a person.")
         at = int(self.writes.clock())
-        seats = [Seat(caller.player, command.name or caller.name)]
+        seats = [Seat(caller.player, name)]
         seats += [Seat(None, None) for _ in range(players - 1 - command.bots)]
         seats += [Seat(None, f"Bot {i + 1}", command.bot_level) for i in range(command.bots)]
         config: dict[str, Any] = {
@@ -82,6 +100,7 @@ class GameCommands:
     def join(
         self, caller: Caller, game_id: str, command: TakeSeat, expected_version: int | None
     ) -> GameSeen:
+        name = self.name_of(caller, command.name)  # 401 before 404
         game = load_game(self.store, game_id)
         wanted = command.seat
         if wanted is not None and wanted >= game.record.players:  # 400 before 403/412
@@ -102,7 +121,7 @@ class GameCommands:
                 seat = free[0]
             else:
                 raise GameFull("Every seat is taken.")
-            record.seats[seat] = Seat(caller.player, command.name or caller.name)
+            record.seats[seat] = Seat(caller.player, name)
             if all(s.player or s.bot for s in record.seats):
                 deal(game, record.config.pop("deal", None), at)
             return Effect(join=caller.player)

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from domino.engine.errors import InvalidInput
+from domino.service.errors import AccountDeleted
 from domino.service.game import Clock, system_clock
-from domino.service.ports import DeviceStore, PushGateway
+from domino.service.ports import AccountStore, DeviceStore, PushGateway
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, RegisterDevice
 from domino.store.devices import Device
@@ -36,14 +37,24 @@ class Devices:
     """The player's side: register and remove devices."""
 
     def __init__(
-        self, devices: DeviceStore, push: PushGateway, clock: Clock = system_clock
+        self,
+        devices: DeviceStore,
+        push: PushGateway,
+        clock: Clock = system_clock,
+        accounts: AccountStore | None = None,
     ) -> None:
         self.devices = devices
         self.push = push
         self.clock = clock
+        self.accounts = accounts  # to refuse a token its account's deletion outlived
 
     def register(self, caller: Caller, device_id: str, command: RegisterDevice) -> None:
-        """Create or update the device's endpoint (the same endpoint when the token rotates)."""
+        """Create or update the device's endpoint (the same endpoint when the token rotates);
+        a token issued before its account was deleted registers nothing (401)."""
+        if self.accounts is not None:
+            profile = self.accounts.profile(caller.player)
+            if profile is not None and profile.refuses(caller.issued_at):
+                raise AccountDeleted()
         platform, token, locale = command
         if not DEVICE_ID.fullmatch(device_id):
             raise InvalidInput("device_id is 1-128 letters, digits or _ . : -")

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from domino.service.values import GameSeen
 
 __all__ = [
+    "AccountDeleted",
     "AlreadyJoined",
     "Conflict",
     "DevOnly",
@@ -56,6 +57,16 @@ class GameFull(DominoError):
 
 class SeatTaken(DominoError):
     code = "seat_taken"
+
+
+class AccountDeleted(DominoError):
+    """The caller's account was deleted after their token was issued: the token is no longer
+    anyone's (401, as for any token the API does not take; signing in again gives a new one)."""
+
+    code = "unauthorized"
+
+    def __init__(self, message: str = "This account has been deleted; sign in again.") -> None:
+        super().__init__(message)
 
 
 class DevOnly(DominoError):

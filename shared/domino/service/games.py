@@ -6,16 +6,23 @@ from domino.service.archive import HandArchive
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
 from domino.service.game import Clock, system_clock
-from domino.service.ports import GameStore
+from domino.service.ports import AccountStore, GameStore
 from domino.service.queries import GameQueries
 
 
 class GameService:
     """Every use case on one store: ``commands``, ``queries``, ``archive`` and ``sweeper``."""
 
-    def __init__(self, store: GameStore, *, dev_mode: bool, clock: Clock = system_clock) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        dev_mode: bool,
+        clock: Clock = system_clock,
+        accounts: AccountStore | None = None,
+    ) -> None:
         self.store = store
-        self.commands = GameCommands(store, dev_mode=dev_mode, clock=clock)
+        self.commands = GameCommands(store, dev_mode=dev_mode, clock=clock, accounts=accounts)
         self.queries = GameQueries(store)
         self.archive = HandArchive(store)
         self.sweeper = Sweeper(store, clock)

@@ -1,6 +1,6 @@
 """What the use cases need from storage and delivery: ``GameStore``, ``InboxStore``,
-``Channel``. The DynamoDB implementations live in ``domino.store``; tests also run the use
-cases on in-memory ones (tests/unit/memory_store.py)."""
+``Channel``, ``AccountStore``, ``IdentityProvider``... The DynamoDB implementations live in
+``domino.store``; tests also run the use cases on in-memory ones (tests/unit/memory_store.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from domino.store.records import GameRecord
 
 if TYPE_CHECKING:
+    from domino.store.accounts import Profile
     from domino.store.devices import Device
     from domino.store.inbox import Note
 
@@ -146,3 +147,33 @@ class SocketGateway(Protocol):
     """Posting to connections (``domino.notify.websocket``): False when one is gone."""
 
     def post(self, connection_id: str, data: bytes) -> bool: ...
+
+
+class AccountStore(Protocol):
+    """Each player's profile and what deleting the account removes
+    (``domino.store.accounts.DynamoAccounts``). ``set_name`` raises ``ProfileDeleted`` when the
+    account was deleted after ``issued_at``."""
+
+    def profile(self, player: str) -> Profile | None: ...
+
+    def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None: ...
+
+    def mark_deleted(self, player: str, at: int) -> None: ...
+
+    def game_ids(self, player: str) -> list[str]:
+        """Every game the player has a membership item for."""
+        ...
+
+    def erase(self, player: str) -> int:
+        """Delete everything of the player's but the profile's tombstone; returns how many."""
+        ...
+
+
+class IdentityProvider(Protocol):
+    """The stack's own user pool (``domino.idp.cognito.CognitoUsers``): tokens it issued carry
+    ``issuer``, and its users can be deleted (a user already gone is no error)."""
+
+    @property
+    def issuer(self) -> str: ...
+
+    def delete_user(self, username: str) -> None: ...

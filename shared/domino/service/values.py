@@ -14,11 +14,19 @@ MoveKind = Literal["play", "draw", "pass"]
 
 class Caller(NamedTuple):
     """Who is asking: the player id (a token's ``sub``), the display name, and the token's
-    ``locale`` claim if it has one (the language of texts when no device says otherwise)."""
+    ``locale`` claim if it has one (the language of texts when no device says otherwise).
+
+    The rest say where the token came from, for account deletion: its ``issuer`` (``iss``),
+    when it was issued (``iat``, epoch seconds: a token issued before its account was deleted
+    cannot bring the account back) and the identity provider's user name (Cognito's
+    ``cognito:username``; a federated user's differs from ``sub``)."""
 
     player: str
     name: str
     locale: str | None = None
+    issuer: str | None = None
+    issued_at: int | None = None
+    username: str | None = None
 
 
 class NewGame(NamedTuple):
@@ -69,6 +77,12 @@ class RegisterDevice(NamedTuple):
     platform: str
     token: str
     locale: str | None = None
+
+
+class ChangeName(NamedTuple):
+    """The caller's display name from now on (seats they take afterwards show it)."""
+
+    name: str
 
 
 class MarkRead(NamedTuple):

@@ -3,6 +3,7 @@ low-level client, throttling turned into ``Unavailable``, paged queries, capacit
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,6 +13,11 @@ from botocore.exceptions import ClientError
 
 from domino.store.errors import Unavailable, throttled
 from domino.store.records import Item
+
+#: BatchWriteItem takes 25 requests; under load it leaves some undone: how often to ask again
+BATCH_WRITE_LIMIT = 25
+BATCH_ATTEMPTS = 8
+BATCH_PAUSE_SECONDS = 0.05
 
 
 class Table:
@@ -54,3 +60,21 @@ class Table:
             if "LastEvaluatedKey" not in response:
                 return
             kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+    def delete_keys(self, keys: list[dict[str, str]]) -> None:
+        """Delete the items of ``keys`` (plain ``pk``/``sk`` strings) with BatchWriteItem, 25 at a
+        time, asking again for what DynamoDB left unprocessed; ``Unavailable`` if some stay."""
+        for start in range(0, len(keys), BATCH_WRITE_LIMIT):
+            requests = [
+                {"DeleteRequest": {"Key": {name: {"S": value} for name, value in key.items()}}}
+                for key in keys[start : start + BATCH_WRITE_LIMIT]
+            ]
+            pending: dict[str, Any] = {self.name: requests}
+            for _attempt in range(BATCH_ATTEMPTS):
+                response = self.call(self.client.batch_write_item, RequestItems=pending)
+                pending = response.get("UnprocessedItems") or {}
+                if not pending:
+                    break
+                time.sleep(BATCH_PAUSE_SECONDS)
+            else:
+                raise Unavailable()

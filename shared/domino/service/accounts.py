@@ -1,0 +1,81 @@
+"""The caller's account: the display name they choose, and deleting the account (app stores
+require both).
+
+Deletion undoes what the account made, in an order a retry can resume (``DELETE /me`` is
+idempotent; a second one finds less to do):
+
+1. a tombstone replaces the profile: from now on a token issued before this moment takes no
+   seat and sets no name (``AccountDeleted``, 401), so nothing below comes back;
+2. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
+   before the deal the seat is freed (and the membership goes with it), during play a bot takes
+   the seat and the player forfeits; finished games stay as they are (history);
+3. each device's SNS endpoint is deleted;
+4. the rest of the player's items go: memberships, devices, inbox, read marker, connections;
+5. last, when the token comes from the stack's own user pool, that user is deleted there
+   (``IdentityProvider``); tokens of another issuer have no user here to delete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+from domino.service.commands import GameCommands
+from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
+from domino.service.game import Clock
+from domino.service.ports import AccountStore, DeviceStore, IdentityProvider, PushGateway
+from domino.service.values import LEAVE, Caller, ChangeName
+from domino.store.accounts import ProfileDeleted
+
+
+class Accounts:
+    """``GET``, ``PATCH`` and ``DELETE /me``. ``clock`` is the wall clock whatever the games'
+    clock is (dev mode moves that one on): a tombstone is compared with tokens' ``iat`` and
+    expires by DynamoDB's TTL, both in real time."""
+
+    def __init__(
+        self,
+        accounts: AccountStore,
+        commands: GameCommands,
+        devices: DeviceStore,
+        push: PushGateway,
+        identity: IdentityProvider | None = None,
+        clock: Clock = time.time,
+    ) -> None:
+        self.accounts = accounts
+        self.commands = commands
+        self.devices = devices
+        self.push = push
+        self.identity = identity  # None: no user pool of our own (another issuer, dev mode)
+        self.clock = clock
+
+    def me(self, caller: Caller) -> dict[str, str]:
+        """``{"player", "name"}``: the name the player chose, else the token's."""
+        profile = self.accounts.profile(caller.player)
+        if profile is not None and profile.refuses(caller.issued_at):
+            raise AccountDeleted()
+        name = profile.name if profile is not None and profile.name else caller.name
+        return {"player": caller.player, "name": name}
+
+    def change_name(self, caller: Caller, command: ChangeName) -> dict[str, str]:
+        """Keep ``command.name`` as the caller's display name: seats they take from now on
+        show it (seats taken before keep the name they were taken with)."""
+        try:
+            self.accounts.set_name(caller.player, command.name, int(self.clock()), caller.issued_at)
+        except ProfileDeleted:
+            raise AccountDeleted() from None
+        return {"player": caller.player, "name": command.name}
+
+    def delete(self, caller: Caller) -> None:
+        """Delete the caller's account (the module's docstring says what goes, in what order)."""
+        player = caller.player
+        self.accounts.mark_deleted(player, int(self.clock()))
+        for game_id in self.accounts.game_ids(player):
+            # gone (expired), finished (history stays), or left already: nothing to leave
+            with contextlib.suppress(GameNotFound, GameNotInProgress, NotAPlayer):
+                self.commands.leave(caller, game_id, LEAVE, None)
+        for device in self.devices.of_player(player):
+            self.push.delete(device.endpoint)
+        self.accounts.erase(player)
+        if self.identity is not None and caller.issuer == self.identity.issuer:
+            self.identity.delete_user(caller.username or player)

@@ -1,0 +1,119 @@
+"""Each player's profile, and what deleting their account removes from the table.
+
+The profile is one small item, ``pk=PLAYER#<sub>, sk=PROFILE``: the display name the player
+chose (``PATCH /me``). Deleting the account replaces it with a tombstone, ``deleted`` (epoch
+seconds) and a TTL: a token issued before that moment cannot create a profile, a game or a seat
+again while it is still valid (``DELETED_KEPT_SECONDS`` outlives any token's lifetime); a token
+issued afterwards (the same person signing in again) can. Everything else in the player's
+partition (memberships ``GAME#``, devices ``DEVICE#``, inbox ``NOTE#`` and ``READ``,
+connections ``CONN#``) is deleted by ``erase``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from botocore.exceptions import ClientError
+
+from domino.store.records import player_key, to_attributes
+from domino.store.table import Table
+
+PROFILE_SK = "PROFILE"
+#: how long a deleted account's tombstone stays: longer than tokens live (Cognito's ID tokens
+#: 1 hour by default, 1 day at most; the local runtime's dev tokens 7 days)
+DELETED_KEPT_SECONDS = 8 * 24 * 3600
+
+
+class Profile(NamedTuple):
+    """A player's profile: the chosen display name (None: the token's), and when the account
+    was deleted (None: it was not)."""
+
+    player: str
+    name: str | None = None
+    deleted_at: int | None = None
+
+    def refuses(self, issued_at: int | None) -> bool:
+        """Whether the account was deleted after a token issued at ``issued_at`` (a token that
+        does not say when it was issued counts as older)."""
+        return self.deleted_at is not None and (issued_at is None or issued_at <= self.deleted_at)
+
+
+class ProfileDeleted(Exception):
+    """The account was deleted after the caller's token was issued: nothing is written."""
+
+
+def _key(player: str) -> dict[str, Any]:
+    return to_attributes({"pk": player_key(player), "sk": PROFILE_SK})
+
+
+class DynamoAccounts:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def profile(self, player: str) -> Profile | None:
+        """One strongly consistent GetItem (a name set a moment ago shows in the next seat)."""
+        response = self.table.call(
+            self.table.client.get_item,
+            TableName=self.table.name,
+            Key=_key(player),
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        if not item:
+            return None
+        name, deleted = item.get("name"), item.get("deleted")
+        return Profile(player, name["S"] if name else None, int(deleted["N"]) if deleted else None)
+
+    def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None:
+        """The profile with ``name``, unless the account was deleted after ``issued_at``
+        (``ProfileDeleted``): one conditional PutItem, which replaces a tombstone it passes."""
+        item = {"pk": player_key(player), "sk": PROFILE_SK, "name": name, "changed": at}
+        try:
+            self.table.call(
+                self.table.client.put_item,
+                TableName=self.table.name,
+                Item=to_attributes(item),
+                ConditionExpression="attribute_not_exists(deleted) OR deleted < :issued",
+                ExpressionAttributeValues=to_attributes({":issued": issued_at or 0}),
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            raise ProfileDeleted() from err
+
+    def mark_deleted(self, player: str, at: int) -> None:
+        """The tombstone, in place of the profile (its name goes with it)."""
+        item = {
+            "pk": player_key(player),
+            "sk": PROFILE_SK,
+            "deleted": at,
+            "ttl": at + DELETED_KEPT_SECONDS,
+        }
+        self.table.call(
+            self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
+        )
+
+    def game_ids(self, player: str) -> list[str]:
+        """Every game the player has a membership item for (no cap: deletion needs them all)."""
+        items = self.table.query(
+            TableName=self.table.name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :g)",
+            ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":g": "GAME#"}),
+            ProjectionExpression="sk",
+        )
+        return [item["sk"]["S"].removeprefix("GAME#") for item in items]
+
+    def erase(self, player: str) -> int:
+        """Delete every item of the player's partition but the profile (the tombstone): their
+        memberships, devices, inbox, read marker and connections. Returns how many."""
+        pk = player_key(player)
+        items = self.table.query(
+            TableName=self.table.name,
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues=to_attributes({":pk": pk}),
+            ProjectionExpression="sk",
+        )
+        keys = [{"pk": pk, "sk": item["sk"]["S"]} for item in items]
+        keys = [key for key in keys if key["sk"] != PROFILE_SK]
+        self.table.delete_keys(keys)
+        return len(keys)
