@@ -39,7 +39,12 @@ def test_a_join_reaches_the_creators_inbox(runtime: Runtime) -> None:
     assert status == 201, game
     status, _, _ = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
     assert status == 200
-    inbox = wait_for(runtime, ana, 2)
+    status, _, view = runtime.request("GET", f"/games/{game['id']}", token=ana)
+    # player_joined and game_started; your_turn too when the deal made ana the opener: all of
+    # them before "read", or a late one would stay unread
+    expected = 3 if view["turn"] == view["you"]["seat"] else 2
+    inbox = wait_for(runtime, ana, expected)
+    assert len(inbox["notifications"]) == expected
     kinds = {(n["type"], n["game"], n["version"]) for n in inbox["notifications"]}
     assert {("player_joined", game["id"], 2), ("game_started", game["id"], 2)} <= kinds
     assert inbox["unread"] >= 2

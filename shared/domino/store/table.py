@@ -20,6 +20,19 @@ BATCH_ATTEMPTS = 8
 BATCH_PAUSE_SECONDS = 0.05
 
 
+#: tries of a request the database's HTTP server refused before reading it (refused_unread)
+REFUSED_ATTEMPTS = 3
+
+
+def refused_unread(err: ClientError) -> bool:
+    """Whether the HTTP server refused the request before DynamoDB read it: an HTML page, not a
+    DynamoDB error. DynamoDB Local's Jetty does so now and then under concurrent requests
+    ("400 Illegal character COLON" for a well-formed request); since nothing was read, nothing
+    was applied, and the request may be sent again. DynamoDB itself always answers JSON."""
+    message = str(err.response.get("Error", {}).get("Message", ""))
+    return err.response.get("Error", {}).get("Code", "").isdigit() and "<html" in message[:200]
+
+
 class Table:
     """The game table on one low-level client (thread-safe). ``track_capacity`` asks DynamoDB
     for the capacity each request consumed and keeps it in ``consumed`` (for the benchmarks)."""
@@ -40,12 +53,15 @@ class Table:
         """``fn`` (a client method) with ``kwargs``; ``Unavailable`` when DynamoDB is busy."""
         if self.track_capacity:
             kwargs["ReturnConsumedCapacity"] = "TOTAL"
-        try:
-            response = fn(**kwargs)
-        except ClientError as err:
-            if throttled(err):
-                raise Unavailable() from err
-            raise
+        for attempt in range(REFUSED_ATTEMPTS):
+            try:
+                response = fn(**kwargs)
+                break
+            except ClientError as err:
+                if throttled(err):
+                    raise Unavailable() from err
+                if not refused_unread(err) or attempt == REFUSED_ATTEMPTS - 1:
+                    raise
         if self.track_capacity:
             capacity = response.get("ConsumedCapacity")
             if capacity:
