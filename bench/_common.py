@@ -18,6 +18,8 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -324,3 +326,77 @@ def item_size(item: dict[str, Any]) -> int:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
+
+
+# ------------------------------------------------------------------------------ over HTTP
+
+
+class Runtime:
+    """A ``python -m local`` process on free ports (what ``make run`` starts), in memory."""
+
+    def __init__(self, tree_path: str, workers: int) -> None:
+        from local.ddb import free_port
+
+        self.port, self.ddb_port = free_port(), free_port()
+        env = dict(os.environ)
+        env["DOMINO_TEMPLATE"] = f"{tree_path}/template.yaml"
+        env["PYTHONPATH"] = os.pathsep.join([f"{tree_path}/shared", str(REPO)])
+        args = [sys.executable, "-m", "local", "--port", str(self.port), "--ddb-port"]
+        args += [str(self.ddb_port), "--in-memory", "--quiet", "--workers", str(workers)]
+        self.process = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit("the local runtime did not start")
+            time.sleep(0.2)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        return self.exchange(method, path, body, token, headers)[::2]
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        """Status, headers and parsed body (None for an empty one)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=data, method=method
+        )
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                raw = response.read()
+                return response.status, dict(response.headers), json.loads(raw or b"null")
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            return err.code, dict(err.headers), json.loads(raw) if raw else None
+
+    def token(self, player: str) -> str:
+        return str(
+            self.request("POST", "/dev/token", {"player": player, "name": player})[1]["token"]
+        )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)

@@ -18,66 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
-from _common import REPO, add_common_arguments, banner, footer, percentile, use_tree, write_json
-
-
-class Runtime:
-    """A ``python -m local`` process on free ports (what ``make run`` starts), in memory."""
-
-    def __init__(self, tree_path: str, workers: int) -> None:
-        from local.ddb import free_port
-
-        self.port, ddb_port = free_port(), free_port()
-        env = dict(os.environ)
-        env["DOMINO_TEMPLATE"] = f"{tree_path}/template.yaml"
-        env["PYTHONPATH"] = os.pathsep.join([f"{tree_path}/shared", str(REPO)])
-        args = [sys.executable, "-m", "local", "--port", str(self.port), "--ddb-port"]
-        args += [str(ddb_port), "--in-memory", "--quiet", "--workers", str(workers)]
-        self.process = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if self.request("GET", "/health")[0] == 200:
-                    return
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise SystemExit("the local runtime did not start")
-            time.sleep(0.2)
-
-    def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}", data=data, method=method
-        )
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
-
-    def token(self, player: str) -> str:
-        return str(
-            self.request("POST", "/dev/token", {"player": player, "name": player})[1]["token"]
-        )
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
+from _common import Runtime, add_common_arguments, banner, footer, percentile, use_tree, write_json
 
 
 class Inbox:
