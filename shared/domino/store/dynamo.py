@@ -332,7 +332,7 @@ class DynamoGameStore:
                 found.append((int(item["due"]["N"]), item["pk"]["S"].removeprefix("GAME#")))
             return found
 
-        with ThreadPoolExecutor(max_workers=DUE_SHARDS) as pool:
+        with ThreadPoolExecutor(max_workers=min(DUE_SHARDS, 16)) as pool:
             due = sorted(itertools.chain.from_iterable(pool.map(shard, range(DUE_SHARDS))))
         return [game_id for _, game_id in due[:limit]]
 

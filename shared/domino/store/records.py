@@ -22,7 +22,7 @@ OPEN_LIST = "OPEN"
 OPEN_SHARDS = 4
 #: the sweeper's index (by_due) is spread over this many partitions: one GSI partition takes
 #: about 1,000 writes a second, and a throttled index throttles the table's writes
-DUE_SHARDS = 16
+DUE_SHARDS = 64
 FINISHED_TTL_SECONDS = 90 * 24 * 3600  # finished and abandoned games expire after 90 days
 
 AttributeValue = dict[str, Any]
