@@ -205,3 +205,24 @@ def test_every_route_is_throttled_by_the_parameters() -> None:
         50,
         100,
     )
+
+
+def test_the_deployed_authorizers_trust_only_the_stacks_issuer() -> None:
+    """A dev token (issuer ``domino-local``, HS256 with a checkout's key) is refused deployed:
+    both authorizers take the stack's Cognito pool or the JwtIssuer parameter, nothing else."""
+    template = Template()
+    issuer = Intrinsic(
+        "If",
+        [
+            "UseCognito",
+            Intrinsic("Sub", "https://cognito-idp.${AWS::Region}.amazonaws.com/${UserPool}"),
+            Intrinsic("Ref", "JwtIssuer"),
+        ],
+    )
+    jwt_config = template.resources["HttpApi"]["Properties"]["Auth"]["Authorizers"][
+        "JwtAuthorizer"
+    ]["JwtConfiguration"]
+    assert jwt_config["issuer"] == issuer
+    ws_env = template.resources["WsAuthFunction"]["Properties"]["Environment"]["Variables"]
+    assert ws_env["JWT_ISSUER"] == issuer
+    assert "domino-local" not in (REPO / "template.yaml").read_text()
