@@ -217,3 +217,14 @@ def test_secret_is_kept_across_restarts(tmp_path) -> None:  # type: ignore[no-un
     first = tokens.load_secret(tmp_path / "secret")
     assert tokens.load_secret(tmp_path / "secret") == first
     assert len(first) == 32
+
+
+def test_each_checkout_signs_with_its_own_key_only_its_owner_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A dev token leaked from one checkout is worth nothing to another one (nor deployed:
+    API Gateway trusts only the stack's issuer), and the key is the owner's file alone."""
+    mine = tokens.load_secret(tmp_path / "a" / "secret")
+    theirs = tokens.load_secret(tmp_path / "b" / "secret")
+    assert mine != theirs
+    assert (tmp_path / "a" / "secret").stat().st_mode & 0o777 == 0o600
+    with pytest.raises(tokens.TokenError):
+        tokens.verify(theirs, f"Bearer {tokens.issue(mine, 'alice')}")

@@ -488,4 +488,6 @@ def entry_point(
 
         tracer = Tracer(service="domino")
         handler = tracer.capture_lambda_handler(handler, capture_response=False)
-    return logger.inject_lambda_context(handler, clear_state=True)
+    # never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: an HTTP event holds the
+    # caller's bearer token (the Authorization header) and a stream event every hand
+    return logger.inject_lambda_context(handler, clear_state=True, log_event=False)

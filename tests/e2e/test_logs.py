@@ -1,0 +1,98 @@
+"""The local runtime's logs (docs/SECURITY.md "Log contents"): its access log, what the handlers
+and stream consumers write, the pushes it shows. A game played over HTTP with dev tokens leaves
+no token, no dev token secret and no tile in them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from local.ddb import free_port
+from local.paths import local_dir
+from tests.conftest import REPO, Runtime
+from tests.deals import DOS_DEAL
+from tests.e2e.api_helpers import TILE_IN_TEXT, Table, tile
+
+pytestmark = pytest.mark.e2e
+
+
+class LoggedRuntime(Runtime):
+    """A runtime with its access log on, its stdout and stderr kept in ``log``."""
+
+    def __init__(self, log: Path) -> None:
+        super().__init__(free_port(), free_port(), None)
+        self.log = log
+
+    def start(self, timeout: float = 90) -> float:
+        args = [sys.executable, "-m", "local", "--port", str(self.port)]
+        args += ["--ddb-port", str(self.ddb_port), "--in-memory"]
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(args, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            return self._wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ready(self, timeout: float) -> float:
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            assert self.process is not None and self.process.poll() is None, self.log.read_text()
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return time.monotonic() - started
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("runtime did not become ready")
+
+
+def test_a_game_over_http_leaves_no_token_and_no_tile_in_the_runtimes_logs(
+    tmp_path: Path,
+) -> None:
+    rt = LoggedRuntime(tmp_path / "runtime.log")
+    rt.start()
+    try:
+        tokens = {0: rt.token("alice-log", "Alice"), 1: rt.token("bob-log", "Bob")}
+        status, _, game = rt.request(
+            "POST",
+            "/games",
+            {"preset": "dos-jugadores", "players": 2, "deal": DOS_DEAL},
+            token=tokens[0],
+        )
+        assert status == 201, game
+        table = Table(rt, game["id"], tokens)
+        status, _, _ = rt.request(
+            "PUT",
+            "/me/devices/phone-1",
+            {"platform": "fcm", "token": "fcm-device-token-2"},
+            token=tokens[1],
+        )
+        assert status == 204
+        status, _, _ = table.act(1, "join")
+        assert status == 200
+        # refusals naming the other seat's tile, in and out of turn
+        assert table.act(1, "play", {"tile": "0-0"})[0] == 422
+        assert table.act(0, "play", {"tile": "6-6"})[0] == 422
+        for actions, _ in enumerate(table.play_out(), 1):
+            if actions == 40:
+                break
+        for seat in tokens:
+            rt.get_retrying(f"/games/{game['id']}/moves", token=tokens[seat])
+            rt.request("GET", "/me/notifications", token=tokens[seat])
+    finally:
+        rt.stop()
+    log = rt.log.read_text()
+    assert f"/games/{game['id']}/play" in log  # the access log was on
+    for token in tokens.values():
+        assert token not in log
+        assert token.rpartition(".")[2] not in log
+    secret = (local_dir() / "dev-token-secret").read_text().strip()
+    assert secret not in log
+    assert "fcm-device-token-2" not in log
+    named = {tile(f"{a}-{b}") for a, b in TILE_IN_TEXT.findall(log)}
+    assert not named, sorted(named)  # every tile of the deal was hidden from some seat
