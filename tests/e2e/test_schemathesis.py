@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 )
 
 from tests.conftest import REPO, Runtime  # noqa: E402
+from tests.e2e.api_helpers import tiles_named, visible_to  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -97,6 +98,24 @@ class Players:
         return self.rt.token(f"st-gone-{os.getpid()}-{next(_players)}")
 
 
+def hidden_tiles_in(response: Any, case: Any) -> set[str]:
+    """Tiles an answer names that its caller may not see. A game view (alone, or as an
+    error's ``game``) may name its own hand and its board; an error names no tile but those
+    the request itself wrote (a path or a body schemathesis made up)."""
+    if "json" not in response.headers.get("Content-Type", "") or not response.content:
+        return set()
+    body = response.json()
+    if not isinstance(body, dict):
+        return set()
+    if "board" in body:
+        return tiles_named(body) - visible_to(body)
+    if "error" in body:
+        reference = body.get("game") if isinstance(body.get("game"), dict) else {}
+        written = tiles_named([case.path, case.path_parameters, case.query, case.body])
+        return tiles_named(body) - visible_to(reference) - written
+    return set()
+
+
 class Tally:
     """What the run sent and got: requests per operation, statuses, the first failure of each
     (operation, mode, kind), and seconds per (operation, mode)."""
@@ -106,6 +125,7 @@ class Tally:
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.failures: dict[str, str] = {}
         self.seconds: dict[str, float] = {}
+        self.leaks = 0
 
     def total(self) -> Counter[int]:
         return sum(self.statuses.values(), Counter())
@@ -122,6 +142,7 @@ def fuzz(
     """Send ``operation``'s generated requests in ``mode``, checking every answer."""
     op_id = operation.definition.raw.get("operationId", operation.label)
     needs_game = "{id}" in operation.path
+    real_preset = mode is GenerationMode.POSITIVE
 
     @settings(
         max_examples=FEWER.get(op_id, EXAMPLES),
@@ -139,6 +160,17 @@ def fuzz(
     def run(case: Any, game: str, who: str) -> None:
         if needs_game and game != "generated":
             case.path_parameters = {**(case.path_parameters or {}), "id": getattr(players, game)}
+        if (
+            op_id == "createGame"
+            and real_preset
+            and game != "generated"
+            and isinstance(case.body, dict)
+        ):
+            # a made-up preset is 400 before anything else is read: name a real one, so that
+            # the other fields (rules, bots, deadlines, ...) reach the rules
+            body = {**case.body, "preset": "dos-jugadores", "players": 2}
+            body.pop("deal", None)  # a made-up deal is never a deal of the set
+            case.body = body
         token = players.fresh() if op_id == "deleteMe" else getattr(players, who)
         headers = {"Authorization": f"Bearer {token}"}
         tally.sent[op_id] += 1
@@ -147,6 +179,10 @@ def fuzz(
                 base_url=runtime.base, session=session, headers=headers, checks=CHECKS, timeout=30
             )
             tally.statuses[op_id][response.status_code] += 1
+            leaked = hidden_tiles_in(response, case)
+            if leaked:
+                tally.leaks += 1
+                raise AssertionError(f"hidden tiles {sorted(leaked)} in {response.text[:600]}")
         except (Exception, BaseExceptionGroup) as err:  # a FailureGroup of the checks
             key = f"{op_id} ({mode.value}): {type(err).__name__}"
             tally.failures.setdefault(key, f"{err}\n{case.as_curl_command(headers)}"[:3000])
@@ -167,7 +203,10 @@ def test_schemathesis_over_the_local_runtime(runtime: Runtime) -> None:
     total = sum(tally.sent.values())
     statuses = tally.total()
     slowest = sorted(tally.seconds.items(), key=lambda kv: -kv[1])[:3]
-    print(f"\nschemathesis: {total} requests, statuses {dict(sorted(statuses.items()))}")
+    print(
+        f"\nschemathesis: {total} requests, statuses {dict(sorted(statuses.items()))}, "
+        f"{tally.leaks} leaks"
+    )
     print(f"  slowest: {', '.join(f'{k} {v:.1f}s' for k, v in slowest)}")
     for op_id, counts in tally.statuses.items():
         print(f"  {op_id}: {dict(sorted(counts.items()))}")
