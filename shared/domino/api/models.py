@@ -62,6 +62,9 @@ Command = TypeVar("Command")
 #: a tile as the API writes it: two numbers without leading zeros or spaces ("3-5", "12-0")
 TILE_TEXT = re.compile(r"(?:0|[1-9][0-9]?)-(?:0|[1-9][0-9]?)")
 #: strings are taken as sent ("preset": " clasico" is no preset); names strip their own spaces
+#: a push token as APNs (hex) and FCM (letters, digits, ``_ : -``) write them: visible ASCII.
+#: A control character would reach SNS's XML and break it (schemathesis found it: a 500)
+PUSH_TOKEN = r"^[!-~]{1,4096}$"
 _CONFIG = CoreConfig(str_strip_whitespace=False)
 _REQUIRED = object()
 
@@ -275,7 +278,7 @@ class RegisterDeviceBody(Request[RegisterDevice]):
     locale: str | None
     FIELDS = {
         "platform": (one_of("apns", "apns_sandbox", "fcm"), _REQUIRED),
-        "token": (text(1, 4096), _REQUIRED),
+        "token": (cs.str_schema(pattern=PUSH_TOKEN, max_length=4096), _REQUIRED),
         "locale": (optional(text(1, MAX_LOCALE)), None),
     }
 
