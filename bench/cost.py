@@ -2,7 +2,8 @@
 
     python bench/cost.py [--quick] [--tree PATH] [--json FILE]
 
-Prints figures, asserts nothing (docs/benchmarks.md records a run). It starts its own DynamoDB
+Prints figures, asserts nothing (docs/benchmarks.md records a run). Section d prices whole
+matches at us-east-1 list prices from what the run did. It starts its own DynamoDB
 Local (in memory, a free port) with the template's tables and calls the handlers in-process
 with API Gateway HTTP API v2 events, through the local runtime's harness.
 
@@ -257,6 +258,143 @@ def report_costs(costs: list[PresetCost], max_hands: int | None) -> dict[str, An
     }
 
 
+# ------------------------------------------------------------------------------ dollars
+
+#: us-east-1 list prices (USD): HTTP API requests (first 300 million a month), Lambda arm64
+#: requests and GB-seconds, DynamoDB on-demand read and write request units, SNS mobile push
+PRICES = {
+    "api_request": 1.00 / 1e6,
+    "lambda_request": 0.20 / 1e6,
+    "lambda_gb_second": 0.0000133334,
+    "rru": 0.125 / 1e6,
+    "wru": 0.625 / 1e6,
+    "push": 0.50 / 1e6,
+}
+MEMORY_GB = 0.5  # the template's MemorySize
+#: a 512 MB function gets about a third of a vCPU: handler time measured here, times this
+CPU_SCALE = 3.0
+STREAM_INVOCATION_MS = 20.0  # an assumed stream batch of one record (archive, notify)
+
+
+@dataclass
+class MatchBill:
+    preset: str
+    players: int
+    moves: int = 0
+    turn_changes: int = 0
+    api_requests: int = 0
+    view_reads: int = 0
+    handler_ms: list[float] = field(default_factory=list)
+    stream_records: int = 0
+    rru: float = 0.0
+    wru: float = 0.0
+    notifications: int = 0
+
+    def dollars(self) -> dict[str, float]:
+        billed_ms = sum(math.ceil(ms * CPU_SCALE) for ms in self.handler_ms)
+        billed_ms += self.stream_records * STREAM_INVOCATION_MS
+        invocations = self.api_requests + self.stream_records
+        return {
+            "API requests": self.api_requests * PRICES["api_request"],
+            "Lambda requests": invocations * PRICES["lambda_request"],
+            "Lambda duration": billed_ms / 1000 * MEMORY_GB * PRICES["lambda_gb_second"],
+            "DynamoDB reads": self.rru * PRICES["rru"],
+            "DynamoDB writes": self.wru * PRICES["wru"],
+            "pushes (if every notification is pushed)": self.notifications * PRICES["push"],
+        }
+
+    def floor(self) -> float:
+        """Issue 11's floor: per move one API request, one invocation (at this run's median
+        handler time), 1 RRU and 1 WRU; 2 WRU more when the turn passes to another person;
+        one inbox write and one push per notification."""
+        median_ms = sorted(self.handler_ms)[len(self.handler_ms) // 2] * CPU_SCALE
+        per_move = (
+            PRICES["api_request"]
+            + PRICES["lambda_request"]
+            + median_ms / 1000 * MEMORY_GB * PRICES["lambda_gb_second"]
+            + PRICES["rru"]
+            + PRICES["wru"]
+        )
+        return (
+            self.moves * per_move
+            + self.turn_changes * 2 * PRICES["wru"]
+            + self.notifications * (PRICES["wru"] + PRICES["push"])
+        )
+
+
+def bill_match(
+    api: Any, requests: DynamoRequests, preset: str, players: int, seed: int
+) -> MatchBill:
+    """One whole match as phones play it: create and joins, then per change the mover's read
+    and move and every other person's read of the new view; the stream consumers after each."""
+    bill = MatchBill(preset, players)
+    requests.calls.clear()
+
+    def send(method: str, path: str, player: str, body: Any = None) -> Any:
+        reply = as_player(api, method, path, player, body)
+        assert reply.status in (200, 201), reply.body
+        bill.api_requests += 1
+        bill.handler_ms.append(reply.elapsed * 1000)
+        return reply.body
+
+    view = send("POST", "/games", "p0", {"preset": preset, "players": players, "seed": seed})
+    game = view["id"]
+    for seat in range(1, players):
+        view = send("POST", f"/games/{game}/join", f"p{seat}", {})
+    bill.stream_records += api.drain()
+    while view["status"] == "playing":
+        mover = view["turn"]
+        action, body = choose(send("GET", f"/games/{game}", f"p{mover}"))
+        view = send("POST", f"/games/{game}/{action}", f"p{mover}", body)
+        bill.moves += 1
+        if view["status"] == "playing" and view["turn"] != mover:
+            bill.turn_changes += 1
+        for seat in range(players):
+            if seat != mover:
+                send("GET", f"/games/{game}", f"p{seat}")
+                bill.view_reads += 1
+        bill.stream_records += api.drain()
+    for call in requests.calls:
+        if call.operation in READS:
+            bill.rru += call.total or 0
+        elif call.operation in WRITES:
+            bill.wru += call.total or 0
+            if call.kind == "NOTE":
+                bill.notifications += 1
+    return bill
+
+
+def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
+    print(
+        "\nd. Dollars per 1,000 whole matches at us-east-1 list prices (no Idempotency-Key; "
+        f"Lambda time = handler time here x {CPU_SCALE:g}, stream batches "
+        f"{STREAM_INVOCATION_MS:g} ms each, arm64 at {MEMORY_GB * 1024:.0f} MB)"
+    )
+    figures: dict[str, Any] = {}
+    for bill in bills:
+        parts = bill.dollars()
+        total = sum(parts.values())
+        floor = bill.floor()
+        print(
+            f"  {bill.preset} ({bill.players} players): {bill.moves} moves, "
+            f"{bill.api_requests} API requests ({bill.view_reads} of them other players' reads), "
+            f"{bill.stream_records} stream records, {bill.rru:g} RRU, {bill.wru:g} WRU, "
+            f"{bill.notifications} notifications"
+        )
+        for name, dollars in parts.items():
+            print(f"    {name:<44}${dollars * 1000:>8.3f}")
+        print(
+            f"    {'total per 1,000 matches':<44}${total * 1000:>8.3f}  "
+            f"(floor ${floor * 1000:.3f}: {total / floor:.2f}x)"
+        )
+        figures[f"{bill.preset}-{bill.players}"] = {
+            "dollars_per_1000": total * 1000,
+            "floor_per_1000": floor * 1000,
+            "parts_per_1000": {k: v * 1000 for k, v in parts.items()},
+        }
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the first 2 hands of each game")
@@ -279,6 +417,11 @@ def main() -> int:
             for index, (preset, players) in enumerate(GAMES)
         ]
         figures = report_costs(costs, max_hands)
+        bills = [
+            bill_match(api, requests, preset, players, 101 + index)
+            for index, (preset, players) in enumerate([("dos-jugadores", 2), ("clasico", 4)])
+        ]
+        figures["dollars"] = report_bills(bills)
     write_json(args.json, figures)
     footer(started)
     return 1 if figures["errors"] else 0
