@@ -7,6 +7,7 @@ The engine, the store and the service raise ``DominoError`` subclasses, each wit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from domino.api.messages import translator
@@ -78,7 +79,7 @@ class InvalidRequest(InvalidInput):
     def of(cls, parts: list[Part], fields: list[str]) -> InvalidRequest:
         return cls(" ".join(fill(t, p) for t, p in parts), fields, parts)
 
-    def say(self, translate: Any) -> str:
+    def say(self, translate: Callable[[str], str]) -> str:
         return " ".join(fill(translate(template), params) for template, params in self.parts)
 
 
