@@ -160,9 +160,12 @@ def harness(tree: Tree, endpoint: str) -> Any:
     return Harness(Template(tree.template), endpoint=endpoint, quiet=True)
 
 
-def as_player(api: Any, method: str, path: str, player: str, body: Any = None) -> Any:
+def as_player(
+    api: Any, method: str, path: str, player: str, body: Any = None, **headers: str
+) -> Any:
     """``api.call`` as ``player`` (the JWT claims API Gateway would pass), JSON in and out."""
-    return api.call(method, path, body, claims={"sub": player, "name": player}, headers=JSON)
+    claims = {"sub": player, "name": player}
+    return api.call(method, path, body, claims=claims, headers={**JSON, **headers})
 
 
 def new_game(api: Any, preset: str, players: int, seed: int) -> tuple[str, dict[str, Any]]:
@@ -246,7 +249,7 @@ class DynamoRequests:
                 or client.meta.service_model.service_name != "dynamodb"
             ):
                 return original(client, operation, params)
-            if requests.counting and params.get("ReturnConsumedCapacity") == "TOTAL":
+            if requests.counting:  # every request, Powertools' idempotency layer's too
                 params = {**params, "ReturnConsumedCapacity": "INDEXES"}
             started = time.perf_counter()
             try:
@@ -280,8 +283,11 @@ class DynamoRequests:
 
 
 def item_kind(params: dict[str, Any]) -> str:
-    """The kind of item a request is about: its sort key up to the first "#"."""
+    """The kind of item a request is about: its sort key up to the first "#" (KEY: an
+    idempotency record, whose table has no sort key)."""
     key = params.get("Item") or params.get("Key") or {}
+    if "id" in key and "sk" not in key:
+        return "KEY"
     sort = (key.get("sk") or {}).get("S", "")
     return str(sort).split("#", 1)[0]
 

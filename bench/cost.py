@@ -364,6 +364,62 @@ def bill_match(
     return bill
 
 
+def measure_keyed(api: Any, requests: DynamoRequests, seed: int, moves: int) -> dict[str, Any]:
+    """Issue 11's goal for keys: the same seeded dos-jugadores game played twice, its first
+    ``moves`` moves unkeyed and then each with a fresh Idempotency-Key; per move, the
+    capacity each run spent (RCU, WCU) and the keyed run's extra."""
+    runs: dict[bool, list[tuple[float, float, float]]] = {}
+    for keyed in (False, True):
+        game, view = new_game(api, "dos-jugadores", 2, seed)
+        spent: list[tuple[float, float, float]] = []
+        for number in range(moves):
+            if view["status"] != "playing":
+                break
+            player = f"p{view['turn']}"
+            mine = as_player(api, "GET", f"/games/{game}", player).body
+            action, body = choose(mine)
+            headers = {"Idempotency-Key": f"{game}-{number}"} if keyed else {}
+            requests.calls.clear()
+            reply = as_player(api, "POST", f"/games/{game}/{action}", player, body, **headers)
+            assert reply.status == 200, reply.body
+            calls = list(requests.calls)
+            rcu = sum(c.total or 0 for c in calls if c.operation in READS)
+            wcu = sum(c.total or 0 for c in calls if c.operation in WRITES)
+            key_wcu = sum(c.total or 0 for c in calls if c.operation in WRITES and c.kind == "KEY")
+            spent.append((rcu, wcu, key_wcu))
+            view = reply.body
+        runs[keyed] = spent
+    pairs = list(zip(runs[False], runs[True], strict=False))
+    extra = [keyed[1] - plain[1] for plain, keyed in pairs]
+    n = len(pairs)
+    figures = {
+        "moves": n,
+        "unkeyed_rcu": sum(p[0] for p, _ in pairs) / n,
+        "unkeyed_wcu": sum(p[1] for p, _ in pairs) / n,
+        "keyed_rcu": sum(k[0] for _, k in pairs) / n,
+        "keyed_wcu": sum(k[1] for _, k in pairs) / n,
+        "record_wcu": sum(k[2] for _, k in pairs) / n,
+        "extra_wcu_max": max(extra),
+        "extra_wcu_mean": sum(extra) / n,
+        "moves_over_one_extra_wcu": sum(1 for e in extra if e > 1),
+    }
+    print(
+        f"\ne. A keyed move against the same move unkeyed (dos-jugadores, seed {seed}, "
+        f"{n} moves each; goal: at most 1 WCU more)"
+    )
+    print(
+        f"  unkeyed: {figures['unkeyed_rcu']:.2f} RCU + {figures['unkeyed_wcu']:.2f} WCU a move; "
+        f"keyed: {figures['keyed_rcu']:.2f} RCU + {figures['keyed_wcu']:.2f} WCU "
+        f"({figures['record_wcu']:.2f} of them the answer's record)"
+    )
+    print(
+        f"  extra WCU per move: mean {figures['extra_wcu_mean']:.2f}, max "
+        f"{figures['extra_wcu_max']:g}; moves over 1 extra WCU: "
+        f"{figures['moves_over_one_extra_wcu']} of {n}"
+    )
+    return figures
+
+
 def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
     print(
         "\nd. Dollars per 1,000 whole matches at us-east-1 list prices (no Idempotency-Key; "
@@ -422,6 +478,7 @@ def main() -> int:
             for index, (preset, players) in enumerate([("dos-jugadores", 2), ("clasico", 4)])
         ]
         figures["dollars"] = report_bills(bills)
+        figures["keyed"] = measure_keyed(api, requests, 201, 40 if args.quick else 400)
     write_json(args.json, figures)
     footer(started)
     return 1 if figures["errors"] else 0

@@ -3,14 +3,13 @@ the first response and the move is applied once; the key belongs to its caller."
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from domino.api import http
 
+from tests.faults import injected
 from tests.integration.client import DOS_DEAL, Api
 from tests.integration.test_concurrency import codes, my_games, race
-from tests.integration.test_errors import refused, throttled, unchanged
+from tests.integration.test_errors import refused, unchanged
 
 pytestmark = pytest.mark.ddb
 
@@ -118,32 +117,56 @@ def test_duplicates_in_flight_are_never_a_500(api: Api, duel: str) -> None:
     assert api.get(duel, "bob").ok()["version"] == 3
 
 
-def test_a_throttled_idempotency_table_is_503_and_changes_nothing(
-    api: Api, duel: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_throttled_idempotency_table_is_503_and_changes_nothing(api: Api, duel: str) -> None:
     k = key(f"throttled-{duel}")
-    with unchanged(api, duel):
-        monkeypatch.setattr(http._idempotency()[1].client, "put_item", throttled)
+    with unchanged(api, duel), injected(http.table().client) as faults:
+        faults.add("throttle", operation="GetItem", table="IdempotencyTable", times=None)
         reply = api.play(duel, "bob", "6-6", headers=k)
-        monkeypatch.undo()
         refused(reply, 503, "unavailable")
         assert int(reply.header("Retry-After") or 0) > 0
     assert api.play(duel, "bob", "6-6", headers=k).ok()["version"] == 3  # the retry applies it
 
 
-def test_a_move_applied_whose_record_was_not_saved_is_still_answered(
-    api: Api, duel: str, monkeypatch: pytest.MonkeyPatch
+def test_a_move_applied_whose_answer_was_not_kept_is_still_answered_and_replayed(
+    api: Api, duel: str
 ) -> None:
-    """Recording the response (UpdateItem) fails after the move was written: the caller gets the
-    move's answer, not an error for a move that happened."""
-    calls: list[Any] = []
+    """Keeping the answer (the record's PutItem) fails after the move was written: the caller
+    gets the move's answer, not an error for a move that happened, and a retry gets it again
+    (from the game item, which remembers the key)."""
+    k = key(f"unsaved-{duel}")
+    with injected(http.table().client) as faults:
+        faults.add("throttle", operation="PutItem", table="IdempotencyTable", times=None)
+        played = api.play(duel, "bob", "6-6", headers=k)
+    assert faults.injected["throttle"] >= 1 and played.ok()["version"] == 3
+    with unchanged(api, duel):
+        again = api.play(duel, "bob", "6-6", headers=k)
+    assert (again.status, again.body) == (200, played.body)
+    assert again.header("Idempotency-Replayed") == "true"
 
-    def failing_update(**kwargs: Any) -> Any:
-        calls.append(kwargs)
-        return throttled()
 
-    monkeypatch.setattr(http._idempotency()[1].client, "update_item", failing_update)
-    played = api.play(duel, "bob", "6-6", headers=key(f"unsaved-{duel}"))
-    monkeypatch.undo()
-    assert calls and played.ok()["version"] == 3
-    assert api.get(duel, "bob").ok()["version"] == 3
+def test_a_key_is_one_record_whatever_the_route(api: Api, duel: str) -> None:
+    """Game commands keep their answers beside Powertools' records (the other routes): a key
+    used by either is refused by the other."""
+    created = key(f"create-then-play-{duel}")
+    api.call("POST", "/games", {"preset": "clasico", "players": 3}, player="bob", headers=created)
+    with unchanged(api, duel):
+        refused(api.play(duel, "bob", "6-6", headers=created), 422, "idempotency_key_reused")
+    played = key(f"play-then-create-{duel}")
+    api.play(duel, "bob", "6-6", headers=played).ok()
+    again = api.call(
+        "POST", "/games", {"preset": "clasico", "players": 3}, player="bob", headers=played
+    )
+    refused(again, 422, "idempotency_key_reused")
+
+
+def test_a_replay_after_the_game_moved_on_is_the_first_answer(api: Api, duel: str) -> None:
+    k = key(f"later-{duel}")
+    first = api.play(duel, "bob", "6-6", headers=k).ok()
+    drew = key(f"later-draw-{duel}")
+    drawn = api.draw(duel, "alice", headers=drew).ok()
+    api.play(duel, "alice", "4-6", "left").ok()
+    again = api.play(duel, "bob", "6-6", headers=k)
+    assert (again.status, again.body, again.header("ETag")) == (200, first, '"3"')
+    redrawn = api.draw(duel, "alice", headers=drew)
+    assert (redrawn.status, redrawn.body) == (200, drawn)
+    assert drawn["you"]["drawn"] == "4-6" and drawn["version"] == 4

@@ -12,7 +12,14 @@ from typing import Any, ClassVar
 
 from domino.api.messages import translator
 from domino.engine.errors import fill
-from domino.service.errors import Conflict, DominoError, InvalidInput, Unavailable, VersionMismatch
+from domino.service.errors import (
+    Conflict,
+    DominoError,
+    IdempotencyKeyReused,
+    InvalidInput,
+    Unavailable,
+    VersionMismatch,
+)
 
 __all__ = [
     "STATUS_BY_CODE",
@@ -102,15 +109,6 @@ class PayloadTooLarge(DominoError):
 
     def __init__(self, limit: int) -> None:
         super().__init__("Bodies are limited to {max} bytes.", max=limit)
-
-
-class IdempotencyKeyReused(DominoError):
-    code = "idempotency_key_reused"
-
-    def __init__(
-        self, message: str = "This Idempotency-Key was used with another request."
-    ) -> None:
-        super().__init__(message)
 
 
 class RequestInProgress(Conflict):

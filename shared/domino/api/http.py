@@ -1,10 +1,13 @@
 """Glue between a route and the service: the composition root, the caller, headers,
 idempotency, responses, and the Lambda entry point every function goes through.
 
-Every mutating route goes through ``mutate``: an ``Idempotency-Key`` makes a retry with the
-same key and body return the first successful response (Powertools Idempotency on its own
-DynamoDB table, 24 h, keys scoped to the caller; "the same body" is the same method, path and
-JSON, anything else with that key is 422 idempotency_key_reused).
+Every mutating route honours an ``Idempotency-Key``: a retry with the same key and body gets
+the first successful response for 24 hours (keys scoped to the caller; "the same body" is the
+same method, path and JSON, anything else with that key is 422 idempotency_key_reused). The
+commands on a game (join, play, draw, pass, leave) keep it with the game (``game_command``:
+the game item remembers the key, a compact record keeps the answer); the others go through
+``mutate``, Powertools Idempotency. Both keep their records in one table under one id per key
+(``KEY_PREFIX``), so a key used on one route is refused on another.
 """
 
 from __future__ import annotations
@@ -46,10 +49,11 @@ from domino.api.models import parse_if_match
 from domino.api.settings import settings
 from domino.engine import PRESETS
 from domino.service.games import GameService
-from domino.service.values import Caller, GameSeen, Page
+from domino.service.values import Caller, GameSeen, Keyed, Page
 from domino.store.accounts import DynamoAccounts
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import throttled
+from domino.store.replies import DynamoReplies
 from domino.store.table import Table
 
 __all__ = [
@@ -97,6 +101,8 @@ metrics = Metrics(namespace="Domino", service="domino")
 
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 IDEMPOTENCY_SECONDS = 24 * 3600
+#: the records' id prefix, the same in every function: a key is one record whatever its route
+KEY_PREFIX = "domino"
 
 Parsed = TypeVar("Parsed")
 
@@ -124,8 +130,13 @@ def table() -> Table:
 def service() -> GameService:
     config = settings()
     clock = offset_clock(config.dev_clock_file) if config.dev_clock_file else time.time
+    replies = DynamoReplies(table().sibling(config.idempotency_table), IDEMPOTENCY_SECONDS)
     return GameService(
-        DynamoGameStore(table()), dev_mode=config.dev_mode, clock=clock, accounts=account_store()
+        DynamoGameStore(table()),
+        dev_mode=config.dev_mode,
+        clock=clock,
+        accounts=account_store(),
+        replies=replies,
     )
 
 
@@ -243,7 +254,10 @@ def _idempotency() -> tuple[
     persistence = DynamoDBPersistenceLayer(table_name=settings().idempotency_table)
 
     @idempotent_function(  # type: ignore[untyped-decorator]  # Powertools: untyped
-        data_keyword_argument="request", persistence_store=persistence, config=config
+        data_keyword_argument="request",
+        persistence_store=persistence,
+        config=config,
+        key_prefix=KEY_PREFIX,
     )
     def run_once(request: dict[str, Any]) -> dict[str, Any]:
         reply = _pending.get()()
@@ -280,6 +294,8 @@ def tagged(
 
 def seen(game: GameSeen, status: int = 200, **headers: str) -> Reply:
     """A game as the caller sees it (their hand in ``you`` when they have a seat)."""
+    if game.replayed:  # the answer of an earlier request with this key: not a new change
+        headers["Idempotency-Replayed"] = "true"
     return tagged(game.view, game.version, status, hand="you" in game.view, **headers)
 
 
@@ -337,29 +353,61 @@ def game_command(
     game_id: str,
     metric: str,
     parse: Callable[[str | None], Parsed],
-    run: Callable[[Caller, str, Parsed, int | None], GameSeen],
+    run: Callable[[Caller, str, Parsed, int | None, Keyed | None], GameSeen],
 ) -> Response[Any]:
     """A command on one game (join, play, draw, pass, leave): the body read by ``parse`` and
-    ``If-Match`` into the expected version, then ``run``, once per Idempotency-Key."""
+    ``If-Match`` into the expected version, then ``run``, which answers a retry with the same
+    Idempotency-Key from what it kept with the game."""
+    who = caller(app)
+    keyed = keyed_request(app, who)
     raw, if_match = app.current_event.body, header(app, "If-Match")
+    try:
+        parsed = parse(raw)
+        expected = parse_if_match(if_match) if if_match is not None else None
+    except InvalidRequest:
+        service().queries.load(game_id)  # the contract answers 404 before 400
+        raise
+    game = run(who, game_id, parsed, expected, keyed)
+    if not game.replayed:
+        count(metric)  # a replay is not a second move
+    return respond(seen(game))
 
-    def checked() -> tuple[Parsed, int | None]:
-        try:
-            parsed = parse(raw)
-            expected = parse_if_match(if_match) if if_match is not None else None
-        except InvalidRequest:
-            service().queries.load(game_id)  # the contract answers 404 before 400
-            raise
-        return parsed, expected
 
-    def command(who: Caller) -> Reply:
-        parsed, expected = checked()
-        return seen(run(who, game_id, parsed, expected))
+def keyed_request(app: APIGatewayHttpResolver, who: Caller) -> Keyed | None:
+    """The request's Idempotency-Key as its record's id and the request's hash, computed as
+    Powertools computes them for ``mutate`` (md5 of the JSON of ``idempotency_request``'s
+    parts), so that the two kinds of record are one under a key."""
+    request = idempotency_request(app, who)
+    if request is None:
+        return None
+    return Keyed(f"{KEY_PREFIX}#{_md5_json(request['key'])}", _md5_json(request["payload"]))
 
-    def precheck() -> None:  # a bad body loads the game first (404 before 400), as above
-        service().commands.check(game_id, checked()[0])
 
-    return mutate(app, command, metric, precheck)
+def _md5_json(value: str) -> str:
+    encoded = json.dumps(value, sort_keys=True).encode()
+    return hashlib.md5(encoded, usedforsecurity=False).hexdigest()  # Powertools' default
+
+
+def idempotency_request(app: APIGatewayHttpResolver, who: Caller) -> dict[str, str] | None:
+    """The Idempotency-Key (None without one; 400 for a malformed one) and a hash of the
+    request it was sent with: the same method, path and JSON are the same request."""
+    key = header(app, "Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        raise InvalidRequest("Idempotency-Key must be 1-128 letters, digits or _ . : -")
+    event = app.current_event
+    body = event.body or ""
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True) if body.strip() else ""
+    except (ValueError, RecursionError):  # not JSON: the command refuses it, as text it is a key
+        canonical = body
+    return {  # the key is the caller's; reusing it on another route is another body
+        "key": f"{who.player}|{key}",
+        "payload": hashlib.sha256(
+            f"{event.http_method} {event.path} {canonical}".encode()
+        ).hexdigest(),
+    }
 
 
 def mutate(
@@ -373,7 +421,7 @@ def mutate(
     ``precheck`` raises what the request itself is refused for (404, 400): a key reused with
     such a request answers that, as the contract's order of checks says, not 422."""
     who = caller(app)
-    key = header(app, "Idempotency-Key")
+    request = idempotency_request(app, who)
     ran: list[Reply] = []
 
     def run() -> Reply:
@@ -382,22 +430,8 @@ def mutate(
         ran.append(reply)
         return reply
 
-    if key is None:
+    if request is None:
         return respond(run())
-    if not IDEMPOTENCY_KEY.fullmatch(key):
-        raise InvalidRequest("Idempotency-Key must be 1-128 letters, digits or _ . : -")
-    event = app.current_event
-    body = event.body or ""
-    try:
-        canonical = json.dumps(json.loads(body), sort_keys=True) if body.strip() else ""
-    except (ValueError, RecursionError):  # not JSON: the command refuses it, as text it is a key
-        canonical = body
-    request = {  # the key is the caller's; reusing it on another route is another body
-        "key": f"{who.player}|{key}",
-        "payload": hashlib.sha256(
-            f"{event.http_method} {event.path} {canonical}".encode()
-        ).hexdigest(),
-    }
     config, _, run_once = _idempotency()
     config.register_lambda_context(app.lambda_context)
     token = _pending.set(run)

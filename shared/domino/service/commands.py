@@ -25,8 +25,8 @@ from domino.engine import (
 )
 from domino.service.errors import AccountDeleted, AlreadyJoined, DevOnly, GameFull, SeatTaken
 from domino.service.game import Clock, Game, load_game, system_clock
-from domino.service.ports import AccountStore, GameStore
-from domino.service.values import Caller, GameSeen, LeaveSeat, MakeMove, NewGame, TakeSeat
+from domino.service.ports import AccountStore, GameStore, ReplyStore
+from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
 from domino.store.records import GameRecord, Seat
 
@@ -39,10 +39,11 @@ class GameCommands:
         dev_mode: bool,
         clock: Clock = system_clock,
         accounts: AccountStore | None = None,
+        replies: ReplyStore | None = None,
     ) -> None:
         self.store = store
         self.dev_mode = dev_mode
-        self.writes = WritePath(store, clock)
+        self.writes = WritePath(store, clock, replies)
         self.accounts = accounts  # None: no profiles (the token's name is the name)
 
     def name_of(self, caller: Caller, given: str | None = None) -> str:
@@ -98,13 +99,20 @@ class GameCommands:
         return game.seen_by(caller.player)
 
     def join(
-        self, caller: Caller, game_id: str, command: TakeSeat, expected_version: int | None
+        self,
+        caller: Caller,
+        game_id: str,
+        command: TakeSeat,
+        expected_version: int | None,
+        keyed: Keyed | None = None,
     ) -> GameSeen:
         name = self.name_of(caller, command.name)  # 401 before 404
         game = load_game(self.store, game_id)
         wanted = command.seat
         if wanted is not None and wanted >= game.record.players:  # 400 before 403/412
             raise InvalidInput("seat must be 0 to {max}.", max=game.record.players - 1)
+        if replay := self.writes.replies.earlier(caller, game, keyed):
+            return replay
 
         def take_seat(game: Game, at: int) -> Effect:
             record = game.record
@@ -126,21 +134,21 @@ class GameCommands:
                 deal(game, record.config.pop("deal", None), at)
             return Effect(join=caller.player)
 
-        return self.writes.write(caller, game, expected_version, take_seat)
-
-    def check(self, game_id: str, command: object) -> None:
-        """What a request on ``game_id`` is refused for before anything else: the game missing
-        (404), a move no game of its rules could accept (400). Nothing is changed."""
-        game = load_game(self.store, game_id)
-        if isinstance(command, MakeMove):
-            move_of(game, command)
+        return self.writes.write(caller, game, expected_version, take_seat, keyed=keyed)
 
     def move(
-        self, caller: Caller, game_id: str, command: MakeMove, expected_version: int | None
+        self,
+        caller: Caller,
+        game_id: str,
+        command: MakeMove,
+        expected_version: int | None,
+        keyed: Keyed | None = None,
     ) -> GameSeen:
         """Play, draw or pass for the caller's seat."""
         game = load_game(self.store, game_id)
         move = move_of(game, command)  # 400 before 403/412
+        if replay := self.writes.replies.earlier(caller, game, keyed):
+            return replay
 
         def apply(game: Game, at: int) -> Effect:
             seat = game.record.seat_of(caller.player)
@@ -150,13 +158,20 @@ class GameCommands:
             result = game.match.apply(seat, move, at)
             return Effect(drawn=str(result.drawn)) if result.drawn is not None else NO_EFFECT
 
-        return self.writes.write(caller, game, expected_version, apply, seated=True)
+        return self.writes.write(caller, game, expected_version, apply, seated=True, keyed=keyed)
 
     def leave(
-        self, caller: Caller, game_id: str, _command: LeaveSeat, expected_version: int | None
+        self,
+        caller: Caller,
+        game_id: str,
+        _command: LeaveSeat,
+        expected_version: int | None,
+        keyed: Keyed | None = None,
     ) -> GameSeen:
         """Before the deal, free the seat; during play, a bot takes it and the leaver forfeits."""
         game = load_game(self.store, game_id)
+        if replay := self.writes.replies.earlier(caller, game, keyed):
+            return replay
 
         def leave(game: Game, at: int) -> Effect:
             record = game.record
@@ -175,7 +190,9 @@ class GameCommands:
             game.match.forfeit(seat, at)
             return NO_EFFECT
 
-        return self.writes.write(caller, game, expected_version, leave, seated=True, leaving=True)
+        return self.writes.write(
+            caller, game, expected_version, leave, seated=True, leaving=True, keyed=keyed
+        )
 
 
 def _check_deal_only(rules: Ruleset, fixed: dict[str, Any]) -> None:

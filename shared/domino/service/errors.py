@@ -21,6 +21,7 @@ __all__ = [
     "GameFull",
     "GameNotFound",
     "GameNotInProgress",
+    "IdempotencyKeyReused",
     "InvalidInput",
     "NotAPlayer",
     "SeatTaken",
@@ -101,3 +102,14 @@ class Conflict(DominoError):
     def __init__(self, message: str, current: GameSeen | None = None, **params: object) -> None:
         super().__init__(message, **params)
         self.current = current
+
+
+class IdempotencyKeyReused(DominoError):
+    """The caller's Idempotency-Key answered another request (method, path or body) before."""
+
+    code = "idempotency_key_reused"
+
+    def __init__(
+        self, message: str = "This Idempotency-Key was used with another request."
+    ) -> None:
+        super().__init__(message)

@@ -6,7 +6,7 @@ from domino.service.archive import HandArchive
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
 from domino.service.game import Clock, system_clock
-from domino.service.ports import AccountStore, GameStore
+from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.queries import GameQueries
 
 
@@ -20,9 +20,12 @@ class GameService:
         dev_mode: bool,
         clock: Clock = system_clock,
         accounts: AccountStore | None = None,
+        replies: ReplyStore | None = None,
     ) -> None:
         self.store = store
-        self.commands = GameCommands(store, dev_mode=dev_mode, clock=clock, accounts=accounts)
+        self.commands = GameCommands(
+            store, dev_mode=dev_mode, clock=clock, accounts=accounts, replies=replies
+        )
         self.queries = GameQueries(store)
         self.archive = HandArchive(store)
         self.sweeper = Sweeper(store, clock)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from domino.store.accounts import Profile
     from domino.store.devices import Device
     from domino.store.inbox import Note
+    from domino.store.replies import StoredReply
 
 
 class GameStore(Protocol):
@@ -69,6 +70,14 @@ class GameStore(Protocol):
         cursor: str | None,
         updated_after: str | None = None,
     ) -> tuple[list[GameRecord], str | None]: ...
+
+
+class ReplyStore(Protocol):
+    """The answers of keyed game commands, kept 24 hours (``domino.store.replies``)."""
+
+    def get(self, record_id: str) -> StoredReply | None: ...
+
+    def put(self, record_id: str, payload: str, version: int, view: dict[str, Any]) -> None: ...
 
 
 class InboxStore(Protocol):

@@ -92,11 +92,30 @@ class MarkRead(NamedTuple):
 
 
 class GameSeen(NamedTuple):
-    """A game as one caller may see it: its id, version and the caller's view (API.md)."""
+    """A game as one caller may see it: its id, version and the caller's view (API.md);
+    ``replayed``: the answer an earlier request with the same Idempotency-Key got."""
 
     game_id: str
     version: int
     view: dict[str, Any]
+    replayed: bool = False
+
+
+class Keyed(NamedTuple):
+    """A request's Idempotency-Key as the service sees it: ``record``, the id of the record of
+    its answer (the key hashed, scoped to the caller), and ``payload``, a hash of the request
+    (method, path, JSON). The game item remembers both by their first characters."""
+
+    record: str
+    payload: str
+
+    @property
+    def short(self) -> str:
+        return self.record[-16:]
+
+    @property
+    def short_payload(self) -> str:
+        return self.payload[:12]
 
 
 class Page(NamedTuple):

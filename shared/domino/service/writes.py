@@ -6,19 +6,37 @@ engine checks the rules) and says what else the save must do (a membership to wr
 the tile drawn). The path then lets bots on turn move, stamps version, status and the indexed
 attributes, and saves with ``version = :expected``. On a lost race without an expected version
 (``If-Match``) it re-applies the change to the state that won, a bounded number of times.
+
+A keyed change (``Idempotency-Key``) is remembered in the game item it writes (the key, the
+request, the version it made: ``ReplyEntry``), and its answer is kept afterwards in a record of
+its own for 24 hours (``ReplyStore``). A retry is answered from the record, or from the item
+while the record is not there yet: a duplicate that lost the race to the first, or a retry
+after the function died between its write and keeping the answer. So a keyed change costs one
+write of the game item, as an unkeyed one does, and one of its record.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from domino.engine import Match, choose_move, encode
-from domino.service.errors import AlreadyJoined, Conflict, GameNotFound, NotAPlayer, VersionMismatch
+from domino.service.errors import (
+    AlreadyJoined,
+    Conflict,
+    GameNotFound,
+    IdempotencyKeyReused,
+    NotAPlayer,
+    VersionMismatch,
+)
 from domino.service.game import Clock, Game, system_clock
-from domino.service.ports import GameStore
-from domino.service.values import Caller, GameSeen
-from domino.store.errors import AlreadyMember, VersionConflict
+from domino.service.ports import GameStore, ReplyStore
+from domino.service.values import Caller, GameSeen, Keyed
+from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
+from domino.store.records import ReplyEntry
+
+logger = logging.getLogger(__name__)
 
 MAX_RACE_RETRIES = 4
 MAX_BOT_PLIES = 5000  # a whole match of bots after every human forfeited stays bounded
@@ -43,10 +61,61 @@ NO_EFFECT = Effect()
 Change = Callable[[Game, int], Effect]
 
 
+class Replies:
+    """The answers of keyed changes: found again for a retry, kept after a change."""
+
+    def __init__(self, store: ReplyStore | None) -> None:
+        self.store = store  # None: keys are not kept (unit tests of other things)
+
+    def earlier(self, caller: Caller, game: Game, keyed: Keyed | None) -> GameSeen | None:
+        """The answer a request with ``keyed``'s key got before (None: it never ran or failed,
+        so it runs now); ``IdempotencyKeyReused`` if the key answered another request."""
+        if keyed is None or self.store is None:
+            return None
+        stored = self.store.get(keyed.record)
+        if stored is not None:
+            if stored.payload != keyed.payload or stored.view is None or stored.version is None:
+                raise IdempotencyKeyReused()
+            return GameSeen(game.record.id, stored.version, stored.view, replayed=True)
+        entry = game.record.reply_entry(keyed.short)
+        return self.from_entry(caller, game, entry, keyed) if entry is not None else None
+
+    def from_entry(
+        self, caller: Caller, game: Game, entry: ReplyEntry, keyed: Keyed, *, look: bool = False
+    ) -> GameSeen:
+        """The answer of the change ``entry`` remembers, its record not found (or, ``look``,
+        not looked for yet): the game as the caller saw it then while the game is still at that
+        version (kept now, for later retries); else, if the function died before keeping it,
+        the game as it is now (the change was applied once)."""
+        if entry.payload != keyed.short_payload:
+            raise IdempotencyKeyReused()
+        if entry.version == game.record.version:
+            seen = game.seen_by(caller.player, entry.drawn)
+            self.keep(keyed, seen)
+            return seen._replace(replayed=True)
+        stored = self.store.get(keyed.record) if look and self.store is not None else None
+        if stored is not None and stored.view is not None and stored.version is not None:
+            return GameSeen(game.record.id, stored.version, stored.view, replayed=True)
+        return game.seen_by(caller.player, entry.drawn)._replace(replayed=True)
+
+    def keep(self, keyed: Keyed | None, seen: GameSeen) -> None:
+        """Keep a keyed change's answer; if that fails the change stands (the item remembers
+        it for the next few changes), so the caller still gets its answer."""
+        if keyed is None or self.store is None:
+            return
+        try:
+            self.store.put(keyed.record, keyed.payload, seen.version, seen.view)
+        except Unavailable:
+            logger.warning("the answer of a keyed change was not kept", exc_info=True)
+
+
 class WritePath:
-    def __init__(self, store: GameStore, clock: Clock = system_clock) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock = system_clock, replies: ReplyStore | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.replies = Replies(replies)
 
     def write(
         self,
@@ -57,9 +126,12 @@ class WritePath:
         *,
         seated: bool = False,
         leaving: bool = False,
+        keyed: Keyed | None = None,
     ) -> GameSeen:
         """Apply ``change`` to ``game`` and save it; ``seated``: only a player with a seat may
-        ask (``leaving``: the player's own leave, told apart from never having had a seat)."""
+        ask (``leaving``: the player's own leave, told apart from never having had a seat).
+        ``keyed``: the change's Idempotency-Key; the caller has checked it is new
+        (``Replies.earlier``)."""
         for attempt in range(MAX_RACE_RETRIES + 1):
             record = game.record
             if seated and record.seat_of(caller.player) is None:
@@ -74,6 +146,10 @@ class WritePath:
             effect = change(game, at)
             dropped = dropped_hand(before, game.match) + run_bots(game, at)
             finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
+            if keyed is not None:
+                record.remember(
+                    ReplyEntry(keyed.short, keyed.short_payload, record.version, effect.drawn)
+                )
             try:
                 for hand_number, hand_moves in never_stored_as_previous(before, dropped):
                     self.store.archive_moves(record.id, hand_number, hand_moves)
@@ -82,6 +158,10 @@ class WritePath:
                 if lost.current is None:
                     raise GameNotFound() from None
                 game = Game(lost.current)
+                won = game.record.reply_entry(keyed.short) if keyed is not None else None
+                if won is not None and keyed is not None:
+                    # a request with the same key won the race: its answer is this one's
+                    return self.replies.from_entry(caller, game, won, keyed, look=True)
                 if expected_version is not None:
                     raise VersionMismatch(game.seen_by(caller.player), expected_version) from None
                 if attempt == MAX_RACE_RETRIES:
@@ -89,7 +169,9 @@ class WritePath:
                 continue  # re-apply to the state that won the race
             except AlreadyMember:
                 raise AlreadyJoined() from None
-            return game.seen_by(caller.player, effect.drawn)
+            seen = game.seen_by(caller.player, effect.drawn)
+            self.replies.keep(keyed, seen)
+            return seen
         raise Conflict(
             "The game changed while your request was applied; try again.",
             game.seen_by(caller.player),

@@ -4,12 +4,18 @@ One game is one item (``pk=GAME#<id>, sk=GAME``) holding the engine's compact en
 accepted move costs one strongly consistent GetItem and one conditional PutItem
 (``version = :expected``). Joins, creates and pre-deal leaves also write the player's membership
 item (``pk=PLAYER#<sub>, sk=GAME#<id>``) in the same transaction.
+
+Every write stamps the item with a fresh ``writer`` token. When a write's reply is lost (a
+timeout, a reset connection) the SDK sends it again; if the first one was applied, the retry
+fails its condition, and the item it returns (ALL_OLD) carries this write's token: the write
+happened, and ``save`` returns as if the first reply had come.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import secrets
 import time
 import zlib
 from collections.abc import Iterator
@@ -75,13 +81,15 @@ class DynamoGameStore:
         """The new game and its creator's membership, atomically."""
         creator = record.seats[0].player
         assert creator is not None
+        item, token = _stamped(record)
         self._transact(
             [
                 {
                     "Put": {
                         "TableName": self.table_name,
-                        "Item": to_attributes(to_item(record)),
+                        "Item": item,
                         "ConditionExpression": "attribute_not_exists(pk)",
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     }
                 },
                 {
@@ -92,6 +100,7 @@ class DynamoGameStore:
                 },
             ],
             record,
+            token,
         )
 
     def save(
@@ -104,9 +113,10 @@ class DynamoGameStore:
     ) -> None:
         """Write ``record`` if the stored version is still ``expected``: one conditional PutItem,
         or a transaction with the membership item when a player joins or leaves a seat."""
+        item, token = _stamped(record)
         put = {
             "TableName": self.table_name,
-            "Item": to_attributes(to_item(record)),
+            "Item": item,
             "ConditionExpression": "version = :expected",
             "ExpressionAttributeValues": {":expected": {"N": str(expected)}},
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
@@ -118,6 +128,8 @@ class DynamoGameStore:
                 if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
                     raise
                 old = err.response.get("Item")
+                if _written_by(old, token):
+                    return  # this write was applied; only its first reply was lost
                 raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
             return
         items: list[dict[str, Any]] = [{"Put": put}]
@@ -134,9 +146,9 @@ class DynamoGameStore:
         if unjoin is not None:
             key = {"pk": player_key(unjoin), "sk": game_key(record.id)}
             items.append({"Delete": {"TableName": self.table_name, "Key": to_attributes(key)}})
-        self._transact(items, record)
+        self._transact(items, record, token)
 
-    def _transact(self, items: list[dict[str, Any]], record: GameRecord) -> None:
+    def _transact(self, items: list[dict[str, Any]], record: GameRecord, token: str) -> None:
         try:
             self._call(self.client.transact_write_items, TransactItems=items)
         except ClientError as err:
@@ -148,6 +160,8 @@ class DynamoGameStore:
                 raise Unavailable() from err
             if codes and codes[0] == "ConditionalCheckFailed":
                 old = reasons[0].get("Item")
+                if _written_by(old, token):
+                    return  # this transaction was applied; only its first reply was lost
                 raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
             if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
                 raise AlreadyMember() from err
@@ -361,3 +375,16 @@ class DynamoGameStore:
                 return False
             raise
         return True
+
+
+def _stamped(record: GameRecord) -> tuple[Item, str]:
+    """``record``'s item with a fresh writer token, and the token."""
+    token = secrets.token_hex(6)
+    item = to_attributes(to_item(record))
+    item["writer"] = {"S": token}
+    return item, token
+
+
+def _written_by(old: Item | None, token: str) -> bool:
+    """Whether the item a failed condition returned is the one this write put there."""
+    return bool(old) and old.get("writer", {}).get("S") == token  # type: ignore[union-attr]

@@ -104,6 +104,9 @@ class DynamoInbox:
             self.table.client.get_item,
             TableName=self.table.name,
             Key=to_attributes({"pk": player_key(player), "sk": NOTE_PREFIX + note_id}),
+            # strongly consistent: the notifier asks right after a write whose reply may have
+            # been lost, and "not there" would read as "sent long ago, expired"
+            ConsistentRead=True,
         )
         item = response.get("Item")
         return _note(player, item) if item else None

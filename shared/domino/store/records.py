@@ -9,9 +9,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from domino.engine.errors import InvalidInput
 from domino.limits import MAX_GAME_ID, MAX_PLAYER_ID
@@ -43,6 +43,21 @@ class Seat:
         return cls(raw[0], raw[1], raw[2])
 
 
+class ReplyEntry(NamedTuple):
+    """A keyed change the game item remembers (the last few): its key and request, as short
+    hashes, the version it made and the tile it drew. A duplicate that loses the race to it, or
+    a retry after the function died before keeping its answer, is answered from the item."""
+
+    key: str
+    payload: str
+    version: int
+    drawn: str | None = None
+
+
+#: how many keyed changes a game item remembers (each ~45 bytes of the item)
+REPLY_ENTRIES = 4
+
+
 @dataclass
 class GameRecord:
     """A game as stored: metadata the API needs plus the engine state (``state``) once dealt."""
@@ -69,6 +84,14 @@ class GameRecord:
     # player who caused a change of it (API.md "Notifications")
     actor: str | None = None
     cause: str | None = None
+    replies: list[ReplyEntry] = field(default_factory=list)
+
+    def reply_entry(self, key: str) -> ReplyEntry | None:
+        return next((entry for entry in self.replies if entry.key == key), None)
+
+    def remember(self, entry: ReplyEntry) -> None:
+        """Keep ``entry`` among the last REPLY_ENTRIES keyed changes."""
+        self.replies = [*self.replies, entry][-REPLY_ENTRIES:]
 
     @property
     def players(self) -> int:
@@ -207,6 +230,8 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["actor"] = record.actor
     if record.cause is not None:
         item["cause"] = record.cause
+    if record.replies:
+        item["replies"] = json.dumps([list(e) for e in record.replies], separators=(",", ":"))
     return item
 
 
@@ -231,6 +256,9 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         archive_hand=int(item["archive"]) if "archive" in item else None,
         actor=item.get("actor"),
         cause=item.get("cause"),
+        replies=[ReplyEntry(*raw) for raw in json.loads(item["replies"])]
+        if "replies" in item
+        else [],
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, ConnectionError, HTTPClientError
 
 from domino.store.errors import Unavailable, throttled
 from domino.store.records import Item
@@ -38,25 +38,41 @@ class Table:
     for the capacity each request consumed and keeps it in ``consumed`` (for the benchmarks)."""
 
     def __init__(
-        self, name: str, *, endpoint_url: str | None = None, track_capacity: bool = False
+        self,
+        name: str,
+        *,
+        endpoint_url: str | None = None,
+        track_capacity: bool = False,
+        client: Any = None,
     ) -> None:
-        config = Config(
-            retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
-        )
-        session = boto3.session.Session()
-        self.client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
+        if client is None:
+            config = Config(
+                retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+            )
+            session = boto3.session.Session()
+            client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
+        self.client = client
         self.name = name
         self.consumed: list[dict[str, Any]] = []
         self.track_capacity = track_capacity
 
+    def sibling(self, name: str) -> Table:
+        """Another table on this one's client (one connection pool, one client to build)."""
+        return Table(name, track_capacity=self.track_capacity, client=self.client)
+
     def call(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
-        """``fn`` (a client method) with ``kwargs``; ``Unavailable`` when DynamoDB is busy."""
+        """``fn`` (a client method) with ``kwargs``; ``Unavailable`` when DynamoDB is busy or
+        out of reach after the SDK's retries (a timeout, a reset connection). A write whose
+        reply was lost may have been applied all the same: the game item's writer token and
+        reply entries tell its retry so (store/dynamo.py, service/writes.py)."""
         if self.track_capacity:
             kwargs["ReturnConsumedCapacity"] = "TOTAL"
         for attempt in range(REFUSED_ATTEMPTS):
             try:
                 response = fn(**kwargs)
                 break
+            except (ConnectionError, HTTPClientError) as err:
+                raise Unavailable() from err
             except ClientError as err:
                 if throttled(err):
                     raise Unavailable() from err
