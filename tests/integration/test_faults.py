@@ -6,19 +6,17 @@ docs/RELIABILITY.md "Faults" gives the figures."""
 
 from __future__ import annotations
 
-import itertools
 import os
-from collections import Counter
-from functools import partial
 from typing import Any
 
 import pytest
 from botocore.retries.standard import ExponentialBackoff
 from domino.api import http
 
-from tests.faults import NOT_APPLIED, Died, Faults, injected
+from tests.faults import NOT_APPLIED, Died, injected
 from tests.integration.client import DOS_DEAL, Api, Privileged, Reply
 from tests.integration.test_errors import refused, unchanged
+from tests.soak import add_random_faults, check_game, play_under_faults
 
 pytestmark = pytest.mark.ddb
 
@@ -200,74 +198,23 @@ def test_a_passing_fault_is_absorbed_by_the_sdk(api: Api, duel: str, kind: str) 
 def test_a_match_under_random_faults_stays_whole(api: Api, privileged: Privileged) -> None:
     """Two phones play a whole hand of dos-jugadores with every DynamoDB request of every
     function at risk: each fault kind hits 3 % of requests, the function dies after 3 % of its
-    game writes and answer records. Each phone retries its move with the same key on 503 or no
-    answer, as apps do, and sends it once more after its answer (as if that answer was lost).
-    After: every move applied once, in the order answered, the version up by one per move, and
-    every answer to a key the same."""
+    writes. Each phone retries its move with the same key on 503 or no answer, as apps do, and
+    sends it once more after its answer (as if that answer was lost). After: every move applied
+    once, in the order answered, the version up by one per move, every answer to a key the
+    same, 28 tiles (tests/soak.py; ``bench/faults.py`` runs it on many games)."""
     single = {"match": "single"}
     game = api.create("ines", preset="dos-jugadores", players=2, rules=single).ok(201)["id"]
     api.join(game, "juan").ok()
-    seats = {0: "ines", 1: "juan"}
-    statuses: Counter[int | str] = Counter()
-    applied: list[tuple[str, str | None]] = []
+
+    def send(player: str, method: str, path: str, body: Any, headers: Any) -> Reply:
+        return api.call(method, path, body, player=player, headers=headers)
+
     rate = float(os.environ.get("FAULT_RATE", "0.03"))  # another rate or seed: a longer soak
     with injected(*clients(), seed=int(os.environ.get("FAULT_SEED", "11"))) as faults:
-        for kind in [*sorted(NOT_APPLIED), "lost_reply"]:
-            faults.add(kind, times=None, rate=rate)
-        faults.add("die_after", operation="PutItem", times=None, rate=rate)
-        for turn in itertools.count():
-            view = retried(api, faults, statuses, lambda: api.get(game, "ines"))
-            if view["status"] != "playing":
-                break
-            player = seats[view["turn"]]
-            mine = retried(api, faults, statuses, partial(api.get, game, player))
-            action, body = choose(mine)
-            name = f"{game}-{turn}"
-            move = partial(api.call, "POST", f"/games/{game}/{action}", body, player=player)
-            reply = retried(api, faults, statuses, partial(move, headers=key(name)))
-            applied.append((action, body.get("tile")))
-            assert reply["version"] == view["version"] + 1
-            # the answer lost on its way to the phone: the key again, under the same faults
-            again = retried(api, faults, statuses, partial(move, headers=key(name)))
-            assert again == reply, name
+        add_random_faults(faults, rate)
+        soak = play_under_faults(send, game, ["ines", "juan"])
     assert sum(faults.injected.values()) >= 10, faults.injected  # the faults did happen
-    final = api.get(game, "ines").ok()
-    assert final["status"] == "finished" and final["version"] == 2 + len(applied)
-    log = api.moves(game, "ines").ok()["moves"]
-    assert [
-        (m["action"], m.get("tile") if m["action"] == "play" else None)
-        for m in log
-        if m["action"] in ("play", "draw", "pass")
-    ] == applied
-    record = privileged.record(game)
-    assert record.version == final["version"]
-    assert set(statuses) <= {200, 503, "died"}, statuses
-
-
-def choose(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    legal = view["you"]["legal"]
-    if legal:
-        return "play", dict(legal[0])
-    return ("draw", {}) if view["drawable"] else ("pass", {})
-
-
-def retried(
-    api: Api,
-    faults: Faults,
-    statuses: Counter[int | str],
-    send: Any,
-) -> dict[str, Any]:
-    """``send`` until it answers 200 (as an app retries: on 503 and when no answer came)."""
-    for _attempt in range(30):
-        try:
-            reply: Reply = send()
-        except Died:
-            statuses["died"] += 1
-            continue
-        statuses[reply.status] += 1
-        if reply.status == 503:
-            assert int(reply.header("Retry-After") or 0) > 0
-            continue
-        assert reply.status == 200, (reply.status, reply.body, faults.log[-3:])
-        return reply.body  # type: ignore[no-any-return]
-    raise AssertionError(f"no answer after 30 tries: {faults.injected}")
+    check_game(send, game, "ines", soak, api.moves(game, "ines").ok()["moves"])
+    assert soak.broken == []
+    assert privileged.record(game).version == 2 + len(soak.applied)
+    assert set(soak.statuses) <= {200, 503, "died"}, soak.statuses

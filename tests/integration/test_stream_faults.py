@@ -20,9 +20,10 @@ from domino.store.records import game_id_of, record_from_image
 
 from local.streams.pump import StreamPump
 from local.streams.sources import stream_sources
-from tests.faults import NOT_APPLIED, Died, injected
+from tests.faults import injected
 from tests.integration.client import TEMPLATE, Api
 from tests.integration.test_notifications import play_out
+from tests.soak import add_random_faults, deliver_batches, interleave
 
 pytestmark = pytest.mark.ddb
 
@@ -69,18 +70,6 @@ def game_of(record: dict[str, Any]) -> str | None:
     return game_id_of(record["dynamodb"]["Keys"])
 
 
-def interleave(by_game: dict[str, list[dict[str, Any]]], rng: random.Random) -> list[Any]:
-    """The games' records in a random interleaving that keeps each game's order."""
-    queues = {game: list(records) for game, records in by_game.items()}
-    mixed = []
-    while queues:
-        game = rng.choice(sorted(queues))
-        mixed.append(queues[game].pop(0))
-        if not queues[game]:
-            del queues[game]
-    return mixed
-
-
 def test_redelivered_and_reordered_batches_notify_once(api: Api, recorder: Recorder) -> None:
     games = []
     for number in range(3):
@@ -108,22 +97,14 @@ def test_redelivered_and_reordered_batches_notify_once(api: Api, recorder: Recor
     assert len(expected) > 30
 
     rng = random.Random(5)
-    mixed = interleave(by_game, rng)
-    deliveries = Counter[str]()
     with injected(http.table().client, seed=5) as faults:
-        for kind in [*sorted(NOT_APPLIED), "lost_reply"]:
-            faults.add(kind, times=None, rate=0.05)
-        for operation in ("PutItem", "UpdateItem"):
-            faults.add("die_after", operation=operation, times=None, rate=0.05)
-        position = 0
-        while position < len(mixed):
-            batch = mixed[position : position + rng.randint(1, 7)]
-            for _delivery in range(2):  # every batch delivered twice: a redelivery
-                failed_from = deliver(api, batch, deliveries)
-                while failed_from is not None:  # the stream retries from the failed record
-                    failed_from = deliver(api, batch[failed_from:], deliveries)
-            position += len(batch)
-    assert deliveries["died"] > 0 and faults.injected["lost_reply"] > 0, faults.injected
+        add_random_faults(faults, 0.05)
+        tally = deliver_batches(
+            lambda batch: api.invoke("notify", {"Records": batch}).body,
+            interleave(by_game, rng),
+            rng,
+        )
+    assert tally["died"] > 0 and faults.injected["lost_reply"] > 0, (tally, faults.injected)
     written = {
         (player, note_id)
         for player in {p for p, _ in expected}
@@ -133,23 +114,6 @@ def test_redelivered_and_reordered_batches_notify_once(api: Api, recorder: Recor
     assert written == expected  # none lost, none extra
     assert set(recorder.sent) == expected
     assert all(times == 1 for times in recorder.sent.values()), recorder.sent.most_common(3)
-
-
-def deliver(api: Api, batch: list[dict[str, Any]], deliveries: Counter[str]) -> int | None:
-    """The notifier's handler on ``batch``: None when every record was handled, else the index
-    of the first failed record (the function died: every record of the batch)."""
-    try:
-        result = api.invoke("notify", {"Records": batch}).body
-    except Died:
-        deliveries["died"] += 1
-        return 0
-    failures = [f["itemIdentifier"] for f in (result or {}).get("batchItemFailures", [])]
-    deliveries["batches"] += 1
-    if not failures:
-        return None
-    deliveries["failed records"] += len(failures)
-    sequences = [r["dynamodb"]["SequenceNumber"] for r in batch]
-    return min(sequences.index(f) for f in failures)
 
 
 def inbox_ids(player: str) -> list[str]:

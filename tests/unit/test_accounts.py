@@ -47,7 +47,7 @@ class FakePush:
     def delete(self, endpoint: str) -> None:
         self.deleted.append(endpoint)
 
-    def publish(self, endpoint: str, message: Any) -> bool:
+    def publish(self, endpoint: str, message: Any, collapse: str | None = None) -> bool:
         return True
 
 

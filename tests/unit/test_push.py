@@ -44,6 +44,7 @@ class Gateway:
         self.platforms = platforms
         self.endpoints: dict[str, str] = {}  # arn -> token
         self.sent: list[tuple[str, Mapping[str, Any]]] = []
+        self.collapses: list[str | None] = []
         self.gone: set[str] = set()
 
     def offered(self, platform: str) -> bool:
@@ -57,10 +58,13 @@ class Gateway:
     def delete(self, endpoint: str) -> None:
         self.endpoints.pop(endpoint, None)
 
-    def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
+    def publish(
+        self, endpoint: str, message: Mapping[str, Any], collapse: str | None = None
+    ) -> bool:
         if endpoint in self.gone:
             return False
         self.sent.append((endpoint, message))
+        self.collapses.append(collapse)
         return True
 
 
@@ -134,6 +138,7 @@ def test_a_push_reaches_every_device_and_forgets_a_dead_one() -> None:
     gateway.gone.add(tablet.endpoint)  # FCM said the token is no longer valid
     PushChannel(store, gateway, awaiting=lambda player: 2).send(NOTE)
     assert [m["APNS"]["aps"]["badge"] for _, m in gateway.sent] == [2]
+    assert gateway.collapses == [NOTE.game]  # a repeated push shows once; the next replaces it
     assert store.get("alice", "tablet") is None and tablet.endpoint not in gateway.endpoints
     assert store.get("alice", "phone") is not None
 

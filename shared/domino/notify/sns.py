@@ -31,6 +31,10 @@ class EndpointGone(Exception):
     """The endpoint no longer reaches a device: its registration should go."""
 
 
+#: SNS's message attribute for APNs' apns-collapse-id header (at most 64 bytes)
+APNS_COLLAPSE_ID = "AWS.SNS.MOBILE.APNS.COLLAPSE_ID"
+
+
 class SnsPush:
     def __init__(self, applications: Mapping[str, str]) -> None:
         """``applications``: platform -> platform application ARN (empty: not offered)."""
@@ -99,17 +103,24 @@ class SnsPush:
         with contextlib.suppress(EndpointGone):  # gone already: what deleting wanted
             self._call(self.client.delete_endpoint, EndpointArn=endpoint)
 
-    def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
+    def publish(
+        self, endpoint: str, message: Mapping[str, Any], collapse: str | None = None
+    ) -> bool:
         """Send ``message`` (SNS's per-platform JSON: ``default``, ``APNS``, ``GCM``, ...; each
         platform's payload is sent as a string, as SNS wants it). False when the endpoint no
-        longer reaches a device."""
+        longer reaches a device. ``collapse`` becomes APNs' ``apns-collapse-id`` (FCM's
+        ``collapse_key`` and ``tag`` are in the payload)."""
         encoded = {k: v if isinstance(v, str) else json.dumps(v) for k, v in message.items()}
+        attributes = {}
+        if collapse:
+            attributes[APNS_COLLAPSE_ID] = {"DataType": "String", "StringValue": collapse}
         try:
             self._call(
                 self.client.publish,
                 TargetArn=endpoint,
                 MessageStructure="json",
                 Message=json.dumps(encoded),
+                MessageAttributes=attributes,
             )
         except EndpointGone:
             return False

@@ -101,7 +101,9 @@ class PushChannel:
             return False
         badge = self.awaiting(note.player)
         for device in devices:
-            if not self.push.publish(device.endpoint, message(note, device, badge)):
+            # one notification shown per game: the next replaces it, a repeat shows once
+            sent = self.push.publish(device.endpoint, message(note, device, badge), note.game)
+            if not sent:
                 # SNS disabled the endpoint: APNs or FCM said the token no longer works
                 self.devices.delete(device.player, device.device_id)
                 self.push.delete(device.endpoint)

@@ -11,6 +11,7 @@ can repeat is bounded.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,8 +20,13 @@ from domino.service.notices import notices, seated
 from domino.service.ports import Channel, DeviceStore, InboxStore, LiveChanges
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, Page
+from domino.store.errors import Unavailable
 from domino.store.inbox import NOTE_ID, Note
 from domino.store.records import Item, iso, record_from_image
+
+#: tries of marking a sent notification sent, and the pause before the second (then doubled)
+MARK_ATTEMPTS = 4
+MARK_PAUSE_SECONDS = 0.05
 
 
 class Notifier:
@@ -77,8 +83,19 @@ class Notifier:
         without devices or sockets, and a redelivery asks the channels again (still nowhere,
         or a device registered since, which then gets it)."""
         sent = [channel.send(note) for channel in self.channels]
-        if any(sent):
-            self.inbox.mark_pushed(note)
+        if not any(sent):
+            return
+        for attempt in range(MARK_ATTEMPTS):
+            # sent already: failing here would send it again on the stream's retry, so the
+            # (idempotent) mark gets a few more tries than the SDK's, whose retry quota runs
+            # dry while DynamoDB keeps failing
+            try:
+                self.inbox.mark_pushed(note)
+                return
+            except Unavailable:
+                if attempt == MARK_ATTEMPTS - 1:
+                    raise
+                time.sleep(MARK_PAUSE_SECONDS * 2**attempt)
 
 
 class InboxQueries:

@@ -137,8 +137,11 @@ class PushGateway(Protocol):
 
     def delete(self, endpoint: str) -> None: ...
 
-    def publish(self, endpoint: str, message: Mapping[str, Any]) -> bool:
-        """False when the endpoint no longer reaches a device."""
+    def publish(
+        self, endpoint: str, message: Mapping[str, Any], collapse: str | None = None
+    ) -> bool:
+        """False when the endpoint no longer reaches a device. ``collapse``: a later push with
+        the same id replaces this one on the device (and a repeated one shows once)."""
         ...
 
 
