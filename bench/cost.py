@@ -325,8 +325,10 @@ class MatchBill:
 def bill_match(
     api: Any, requests: DynamoRequests, preset: str, players: int, seed: int
 ) -> MatchBill:
-    """One whole match as phones play it: create and joins, then per change the mover's read
-    and move and every other person's read of the new view; the stream consumers after each."""
+    """One whole match as phones play it: create and joins, then per change the mover's move
+    and every other person's read of the new view (after the socket's ``game_changed``); each
+    phone moves from the last view it holds (its own answer or its read). The stream consumers
+    run after each change."""
     bill = MatchBill(preset, players)
     requests.calls.clear()
 
@@ -339,19 +341,23 @@ def bill_match(
 
     view = send("POST", "/games", "p0", {"preset": preset, "players": players, "seed": seed})
     game = view["id"]
+    held = {0: view}
     for seat in range(1, players):
-        view = send("POST", f"/games/{game}/join", f"p{seat}", {})
+        held[seat] = view = send("POST", f"/games/{game}/join", f"p{seat}", {})
+    for seat in range(players - 1):  # the deal came with the last join: the others read it
+        held[seat] = send("GET", f"/games/{game}", f"p{seat}")
+        bill.view_reads += 1
     bill.stream_records += api.drain()
     while view["status"] == "playing":
         mover = view["turn"]
-        action, body = choose(send("GET", f"/games/{game}", f"p{mover}"))
-        view = send("POST", f"/games/{game}/{action}", f"p{mover}", body)
+        action, body = choose(held[mover])
+        view = held[mover] = send("POST", f"/games/{game}/{action}", f"p{mover}", body)
         bill.moves += 1
         if view["status"] == "playing" and view["turn"] != mover:
             bill.turn_changes += 1
         for seat in range(players):
             if seat != mover:
-                send("GET", f"/games/{game}", f"p{seat}")
+                held[seat] = send("GET", f"/games/{game}", f"p{seat}")
                 bill.view_reads += 1
         bill.stream_records += api.drain()
     for call in requests.calls:

@@ -14,6 +14,9 @@ MAX_PLAYER_ID = 255
 MAX_LOCALE = 35
 #: a game id (``secrets.token_urlsafe(16)`` is 22 characters; the bound leaves room)
 MAX_GAME_ID = 64
+#: devices one player keeps registered: each notification is pushed to every one of them, so
+#: the bound caps what one player's notification costs (a new one replaces the stalest)
+MAX_DEVICES = 10
 
 #: embedding, override and isolate controls: they reorder how the text around them displays
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

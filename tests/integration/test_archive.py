@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from domino.api import http
+from domino.store.records import WAITING_TTL_SECONDS
 
 from tests.integration.client import Api, Privileged
 from tests.integration.table import OUTSIDER
@@ -149,3 +150,27 @@ def test_a_removed_game_takes_its_archives_and_memberships_with_it(
     assert game not in store.member_games("ana") and game not in store.member_games("ben")
     assert all(g["id"] != game for g in api.call("GET", "/me/games", player="ana").ok()["games"])
     assert api.moves(game, "ana").code == "game_not_found"
+
+
+def test_a_game_nobody_joined_expires_and_leaves_nothing(api: Api, privileged: Privileged) -> None:
+    """A waiting game carries a TTL 30 days after its last join or leave (none once dealt):
+    when DynamoDB deletes it, its creator's and joiners' memberships go too."""
+    game = api.create("cleo", preset="clasico", players=3).ok(201)["id"]
+    api.join(game, "dina").ok()
+    store = privileged.store
+    item = store.client.get_item(
+        TableName=store.table_name, Key={"pk": {"S": f"GAME#{game}"}, "sk": {"S": "GAME"}}
+    )["Item"]
+    record = privileged.record(game)
+    assert int(item["ttl"]["N"]) == record.updated_at + WAITING_TTL_SECONDS
+    store.client.delete_item(  # what DynamoDB's TTL does to an expired item
+        TableName=store.table_name, Key={"pk": {"S": f"GAME#{game}"}, "sk": {"S": "GAME"}}
+    )
+    assert api.drain() >= 1
+    assert game not in store.member_games("cleo") and game not in store.member_games("dina")
+    dealt = api.create("cleo", preset="dos-jugadores", players=2).ok(201)["id"]
+    api.join(dealt, "dina").ok()
+    playing = store.client.get_item(
+        TableName=store.table_name, Key={"pk": {"S": f"GAME#{dealt}"}, "sk": {"S": "GAME"}}
+    )["Item"]
+    assert "ttl" not in playing  # a game being played never expires

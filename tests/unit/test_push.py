@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from domino.engine.errors import InvalidInput
+from domino.limits import MAX_DEVICES
 from domino.service.devices import Devices, PushChannel, message
 from domino.service.values import Caller, RegisterDevice
 from domino.store.devices import Device
@@ -66,6 +67,25 @@ class Gateway:
         self.sent.append((endpoint, message))
         self.collapses.append(collapse)
         return True
+
+
+def test_a_player_keeps_at_most_ten_devices_the_stalest_making_room() -> None:
+    """Each notification is pushed to every device: the bound caps one player's cost."""
+    store, gateway = Devices_(), Gateway()
+    now = [1000.0]
+    devices = Devices(store, gateway, clock=lambda: now[0])
+    for number in range(MAX_DEVICES):
+        now[0] += 1
+        devices.register(ALICE, f"phone-{number}", RegisterDevice("apns", f"token-{number}"))
+    now[0] += 1
+    devices.register(ALICE, "phone-0", RegisterDevice("apns", "rotated"))  # known: no eviction
+    assert len(store.of_player("alice")) == MAX_DEVICES
+    now[0] += 1
+    devices.register(ALICE, "tablet", RegisterDevice("fcm", "token-t"))
+    kept = {d.device_id for d in store.of_player("alice")}
+    assert len(kept) == MAX_DEVICES and "tablet" in kept and "phone-0" in kept
+    assert "phone-1" not in kept  # updated longest ago: forgotten, its endpoint deleted
+    assert len(gateway.endpoints) == MAX_DEVICES and "token-1" not in gateway.endpoints.values()
 
 
 def test_a_new_token_for_the_same_device_keeps_its_endpoint() -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from domino.engine.errors import InvalidInput
+from domino.limits import MAX_DEVICES
 from domino.service.errors import AccountDeleted
 from domino.service.game import Clock, system_clock
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
@@ -63,6 +64,8 @@ class Devices:
                 "Push to {platform} is not offered by this server.", platform=platform
             )
         known = self.devices.get(caller.player, device_id)
+        if known is None:
+            self._make_room(caller.player)
         endpoint = known.endpoint if known and known.platform == platform else None
         if known and known.platform != platform:
             self.push.delete(known.endpoint)  # the same device id moved platform
@@ -71,6 +74,14 @@ class Devices:
             caller.player, device_id, platform, token, endpoint, locale, int(self.clock())
         )
         self.devices.put(device)
+
+    def _make_room(self, player: str) -> None:
+        """At MAX_DEVICES, forget the devices updated longest ago (a phone replaced or an app
+        reinstalled keeps its old registration until then) so the new one is the last."""
+        registered = sorted(self.devices.of_player(player), key=lambda d: d.updated_at)
+        for stale in registered[: max(0, len(registered) - MAX_DEVICES + 1)]:
+            self.push.delete(stale.endpoint)
+            self.devices.delete(player, stale.device_id)
 
     def remove(self, caller: Caller, device_id: str) -> None:
         """Forget the device and delete its endpoint (nothing to do for an unknown one)."""

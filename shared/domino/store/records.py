@@ -24,6 +24,9 @@ OPEN_SHARDS = 4
 #: about 1,000 writes a second, and a throttled index throttles the table's writes
 DUE_SHARDS = 64
 FINISHED_TTL_SECONDS = 90 * 24 * 3600  # finished and abandoned games expire after 90 days
+#: a game still waiting for players this long after its last join or leave expires: nobody
+#: came, and a player's waiting games would otherwise pile up forever (and fill "my games")
+WAITING_TTL_SECONDS = 30 * 24 * 3600
 
 AttributeValue = dict[str, Any]
 Item = dict[str, AttributeValue]
@@ -224,6 +227,8 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["reminded_at"] = record.reminded_at or 0
     if record.status == "finished":
         item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
+    elif record.status == "waiting":
+        item["ttl"] = record.updated_at + WAITING_TTL_SECONDS
     if record.archive_hand is not None:
         item["archive"] = record.archive_hand
     if record.actor is not None:
