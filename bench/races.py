@@ -12,11 +12,17 @@ Lambda containers are) and ``--threads`` threads in each race.
 A race: both players of a two-player game read their views, then ``--threads`` requests leave at
 once (a barrier): the mover's first legal move three times with one Idempotency-Key, the same
 move twice without a key, another legal move or a draw, the other player moving out of turn, and
-the mover with a stale If-Match. After it, the invariants:
+the mover with a stale If-Match. Every 5th race the sweeper joins it, with a clock past the turn's
+deadline (the games have a one-hour turn timeout): it times the mover out (``on_timeout: auto``)
+if it gets there first. Every 7th race the other player leaves instead of moving out of turn (a
+bot takes the seat and plays at once; the next race starts a new game). After it, the
+invariants:
 
-- the version went up by exactly the number of changes applied (200s that are not replays);
+- the version went up by exactly the changes the move log gained (plays, draws, passes,
+  timeouts, leaves, the bot's moves: every entry but hand_over), and in a plain race by
+  exactly the number of changes applied (200s that are not replays);
 - the applied 200s carry distinct versions, each within the race's span (every 200 reflected);
-- the move log grew by exactly the applied plays, draws and passes (nothing applied twice);
+- the move log grew by the applied changes and nothing else (nothing applied twice);
 - every replay of the keyed request answers what the first one answered;
 - tiles are conserved: hands + board + boneyard = 28.
 """
@@ -48,8 +54,6 @@ from _common import (
     write_json,
 )
 
-ACTIONS = ("play", "draw", "pass")
-
 
 def call(api: Any, player: str, method: str, path: str, body: Any = None, **headers: str) -> Any:
     claims = {"sub": player, "name": player}
@@ -58,7 +62,7 @@ def call(api: Any, player: str, method: str, path: str, body: Any = None, **head
 
 def new_game(api: Any, seed: int, tag: str) -> tuple[str, list[str]]:
     players = [f"a{tag}", f"b{tag}"]
-    body = {"preset": "dos-jugadores", "players": 2, "seed": seed}
+    body = {"preset": "dos-jugadores", "players": 2, "seed": seed, "turn_timeout_hours": 1}
     created = call(api, players[0], "POST", "/games", body)
     assert created.status == 201, created.body
     joined = call(api, players[1], "POST", f"/games/{created.body['id']}/join", {})
@@ -67,15 +71,16 @@ def new_game(api: Any, seed: int, tag: str) -> tuple[str, list[str]]:
 
 
 def log_actions(api: Any, game: str, player: str) -> int:
-    """The plays, draws and passes in the whole move log (the stream consumers first, which
-    archive the hands that ended, as the table's stream would by then)."""
+    """The changes in the whole move log: every entry but hand_over, the bookkeeping of the
+    move that ended a hand (the stream consumers first, which archive the hands that ended, as
+    the table's stream would by then)."""
     api.drain()
     count, after = 0, 0
     while True:
         reply = call(api, player, "GET", f"/games/{game}/moves?after={after}&limit=1000")
         assert reply.status == 200, (reply.status, reply.body)
         page = reply.body
-        count += sum(1 for m in page["moves"] if m["action"] in ACTIONS)
+        count += sum(1 for m in page["moves"] if m["action"] != "hand_over")
         if page["next"] is None:
             return count
         after = page["next"]
@@ -87,10 +92,16 @@ def tiles(view: dict[str, Any]) -> int:
 
 
 def one_race(
-    api: Any, game: str, players: list[str], key: str, threads: int
+    api: Any,
+    game: str,
+    players: list[str],
+    key: str,
+    threads: int,
+    twist: str = "",
+    sweeper: Any = None,
 ) -> tuple[list[str], Counter[str], bool]:
-    """Run one race; the invariants it broke, the answers by status and code, whether the game
-    is over."""
+    """Run one race (``twist``: "timeout", the sweeper joins; "leave", the other player leaves);
+    the invariants it broke, the answers by status and code, whether a new game is needed."""
     views = {p: call(api, p, "GET", f"/games/{game}").body for p in players}
     before = views[players[0]]
     mover = next(p for p in players if views[p]["you"]["seat"] == before["turn"])
@@ -109,16 +120,24 @@ def one_race(
         (other, f"{path}/{action}", body, {}, "other"),
         (mover, f"{path}/{action}", body, {"If-Match": f'"{before["version"] - 1}"'}, "stale"),
     ][: max(threads, 1)]
+    if twist == "leave":
+        requests[6] = (other, f"{path}/leave", {}, {}, "leave")
     before_actions = log_actions(api, game, mover)
-    barrier = threading.Barrier(len(requests))
+    racers = len(requests) + (twist == "timeout")
+    barrier = threading.Barrier(racers)
     answers: list[Any] = [None] * len(requests)
+    swept: list[str | None] = []
 
     def send(i: int) -> None:
+        if i == len(requests):  # the sweeper, its clock past the deadline
+            barrier.wait()
+            swept.append(sweeper.handle(game))
+            return
         player, url, payload, headers, _ = requests[i]
         barrier.wait()
         answers[i] = call(api, player, "POST", url, payload, **headers)
 
-    workers = [threading.Thread(target=send, args=(i,)) for i in range(len(requests))]
+    workers = [threading.Thread(target=send, args=(i,)) for i in range(racers)]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -142,14 +161,25 @@ def one_race(
             applied.append(answer.body["version"])
         if kind == "stale":  # the other player's may apply: once the turn has passed to them
             broken.append("a request with a stale If-Match applied")
+    if swept:
+        tally[f"sweeper: {swept[0] or 'nothing to do'}"] += 1
     span = range(before["version"] + 1, after["version"] + 1)
-    if after["version"] - before["version"] != len(applied):
-        broken.append(f"version +{after['version'] - before['version']} for {len(applied)} 200s")
+    delta = after["version"] - before["version"]
+    left = any(
+        kind == "leave" and answer.status == 200
+        for (*_, kind), answer in zip(requests, answers, strict=True)
+    )
+    # without the sweeper or a bot moving, every change is one of the race's 200s
+    plain = not left and not (swept and swept[0])
+    if plain and delta != len(applied):
+        broken.append(f"version +{delta} for {len(applied)} 200s")
     if len(set(applied)) != len(applied) or any(v not in span for v in applied):
         broken.append(f"applied versions {applied} outside {list(span)} or repeated")
     grown = log_actions(api, game, mover) - before_actions
-    if grown != len(applied):
-        broken.append(f"move log +{grown} for {len(applied)} applied")
+    if grown != delta:
+        broken.append(f"move log +{grown} for version +{delta}")
+    if not applied and not (swept and swept[0]) and delta:
+        broken.append(f"version +{delta} with nothing applied")
     firsts = [a for a in keyed if a.header("Idempotency-Replayed") != "true"]
     if len(firsts) > 1:
         broken.append("the keyed request was applied twice")
@@ -157,16 +187,22 @@ def one_race(
         broken.append("a replay answered another body")
     if after["status"] == "playing" and tiles(after) != 28:
         broken.append(f"{tiles(after)} tiles")
-    return broken, tally, after["status"] != "playing"
+    return broken, tally, after["status"] != "playing" or left
 
 
 def worker(api: Any, races: int, threads: int, seed: int) -> dict[str, Any]:
     """``races`` races on games of this process's own (a new one when one ends)."""
+    from domino.api import http
+    from domino.service.deadlines import Sweeper
+
+    # the sweeper as the schedule runs it, two hours late: every turn is past its deadline
+    sweeper = Sweeper(http.service().store, clock=lambda: time.time() + 2 * 3600)
     tally: Counter[str] = Counter()
     broken: list[str] = []
     game, players = new_game(api, seed, f"{seed}x0")
     for n in range(races):
-        wrong, answers, over = one_race(api, game, players, f"k{seed}-{n}", threads)
+        twist = "timeout" if n % 5 == 4 else "leave" if n % 7 == 6 else ""
+        wrong, answers, over = one_race(api, game, players, f"k{seed}-{n}", threads, twist, sweeper)
         tally.update(answers)
         broken += [f"race {n} of {game}: {w}" for w in wrong]
         if over:
@@ -218,7 +254,7 @@ def main() -> int:
     for result in results:
         tally.update(result["tally"])
         broken += result["broken"]
-    requests = sum(tally.values())
+    requests = sum(n for answer, n in tally.items() if not answer.startswith("sweeper"))
     elapsed = time.perf_counter() - started
     print(
         f"\n{args.races:,} races ({args.processes} processes, {args.threads} requests each): "

@@ -1,9 +1,10 @@
 """The races benchmark's short version (bench/races.py; ``make bench`` runs 10,000 races): two
 processes, eight requests in each race at once on the same game (a keyed move three times, the
-same move unkeyed twice, another move, the other player out of turn, a stale If-Match), and
-after each race the invariants: the version up by exactly the changes applied, their versions
-distinct and in the race's span, the move log grown by exactly those changes, replays equal to
-the first answer, 28 tiles."""
+same move unkeyed twice, another move, the other player out of turn or leaving, a stale
+If-Match; the sweeper timing the mover out in every 5th race), and after each race the
+invariants: the version up by exactly the changes the move log gained (in a plain race, the
+changes applied), the applied versions distinct and in the race's span, replays equal to the
+first answer, 28 tiles."""
 
 from __future__ import annotations
 
@@ -35,3 +36,5 @@ def test_sixty_races_break_no_invariant(tmp_path: Path) -> None:
     assert figures["broken"] == 0 and figures["requests"] == 60 * 8
     assert figures["tally"]["200"] >= 60  # every race applied its move (and replayed the keyed)
     assert not any(answer.startswith("5") for answer in figures["tally"])
+    tally = figures["tally"]
+    assert tally.get("sweeper: timed_out", 0) + tally.get("sweeper: nothing to do", 0) == 12
