@@ -70,6 +70,7 @@ ALARMS = {  # README "Deploy": what each watches
     "ArchiveFailuresAlarm": "the archive consumer's on-failure queue is not empty",
     "NotifyFailuresAlarm": "the notify consumer's on-failure queue is not empty",
     "ApiErrorRateAlarm": "the HTTP API's 5xx rate",
+    "ApiClientErrorRateAlarm": "the HTTP API's 4xx rate (429s of a flood among them)",
     "GameTableThrottleAlarm": "the game table's throttle events",
     "GameIndexThrottleAlarm": "the game table's indexes' throttle events",
     "IdempotencyTableThrottleAlarm": "the idempotency table's throttle events",
