@@ -280,6 +280,7 @@ STREAM_INVOCATION_MS = 20.0  # an assumed stream batch of one record (archive, n
 class MatchBill:
     preset: str
     players: int
+    phones: str = "live"  # live: read after every change; turns: read when told it is their turn
     moves: int = 0
     turn_changes: int = 0
     api_requests: int = 0
@@ -323,13 +324,15 @@ class MatchBill:
 
 
 def bill_match(
-    api: Any, requests: DynamoRequests, preset: str, players: int, seed: int
+    api: Any, requests: DynamoRequests, preset: str, players: int, seed: int, phones: str
 ) -> MatchBill:
     """One whole match as phones play it: create and joins, then per change the mover's move
-    and every other person's read of the new view (after the socket's ``game_changed``); each
-    phone moves from the last view it holds (its own answer or its read). The stream consumers
-    run after each change."""
-    bill = MatchBill(preset, players)
+    and the other people's reads; each phone moves from the last view it holds (its own answer
+    or its read). ``phones``: "live", every other person reads the new view after each change
+    (the socket's ``game_changed``); "turns", as a correspondence player's app does, a person
+    reads when a notification tells them (the turn passed to them, a hand or the match ended).
+    The stream consumers run after each change."""
+    bill = MatchBill(preset, players, phones)
     requests.calls.clear()
 
     def send(method: str, path: str, player: str, body: Any = None) -> Any:
@@ -349,14 +352,16 @@ def bill_match(
         bill.view_reads += 1
     bill.stream_records += api.drain()
     while view["status"] == "playing":
-        mover = view["turn"]
+        mover, hand = view["turn"], view["hand_number"]
         action, body = choose(held[mover])
         view = held[mover] = send("POST", f"/games/{game}/{action}", f"p{mover}", body)
         bill.moves += 1
         if view["status"] == "playing" and view["turn"] != mover:
             bill.turn_changes += 1
+        ended = view["status"] != "playing" or view["hand_number"] != hand
         for seat in range(players):
-            if seat != mover:
+            told = ended or (view["status"] == "playing" and view["turn"] == seat)
+            if seat != mover and (phones == "live" or told):
                 held[seat] = send("GET", f"/games/{game}", f"p{seat}")
                 bill.view_reads += 1
         bill.stream_records += api.drain()
@@ -438,7 +443,7 @@ def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
         total = sum(parts.values())
         floor = bill.floor()
         print(
-            f"  {bill.preset} ({bill.players} players): {bill.moves} moves, "
+            f"  {bill.preset} ({bill.players} players, {bill.phones} phones): {bill.moves} moves, "
             f"{bill.api_requests} API requests ({bill.view_reads} of them other players' reads), "
             f"{bill.stream_records} stream records, {bill.rru:g} RRU, {bill.wru:g} WRU, "
             f"{bill.notifications} notifications"
@@ -449,7 +454,7 @@ def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
             f"    {'total per 1,000 matches':<44}${total * 1000:>8.3f}  "
             f"(floor ${floor * 1000:.3f}: {total / floor:.2f}x)"
         )
-        figures[f"{bill.preset}-{bill.players}"] = {
+        figures[f"{bill.preset}-{bill.players}-{bill.phones}"] = {
             "dollars_per_1000": total * 1000,
             "floor_per_1000": floor * 1000,
             "parts_per_1000": {k: v * 1000 for k, v in parts.items()},
@@ -480,7 +485,8 @@ def main() -> int:
         ]
         figures = report_costs(costs, max_hands)
         bills = [
-            bill_match(api, requests, preset, players, 101 + index)
+            bill_match(api, requests, preset, players, 101 + index, phones)
+            for phones in ("live", "turns")
             for index, (preset, players) in enumerate([("dos-jugadores", 2), ("clasico", 4)])
         ]
         figures["dollars"] = report_bills(bills)

@@ -17,6 +17,9 @@ MAX_GAME_ID = 64
 #: devices one player keeps registered: each notification is pushed to every one of them, so
 #: the bound caps what one player's notification costs (a new one replaces the stalest)
 MAX_DEVICES = 10
+#: WebSocket connections one player keeps open: every change is posted to each (a new one
+#: closes the oldest)
+MAX_SOCKETS = 10
 
 #: embedding, override and isolate controls: they reorder how the text around them displays
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

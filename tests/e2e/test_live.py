@@ -191,3 +191,26 @@ def test_closing_a_socket_runs_disconnect(runtime: Runtime) -> None:
         management.post_to_connection(ConnectionId=connection_id, Data=b"{}")
     assert gone.value.response["Error"]["Code"] == "GoneException"
     assert gone.value.response["ResponseMetadata"]["HTTPStatusCode"] == 410
+
+
+def test_an_eleventh_socket_closes_the_players_oldest(runtime: Runtime, sockets: Any) -> None:
+    """A player keeps at most 10 sockets (every change is posted to each): $connect of an
+    eleventh closes the oldest through the management API, which runs its $disconnect."""
+    ((player, token),) = players(runtime, "Dora")
+    first = sockets(ws_url(runtime, token))
+    (oldest,) = wait_for_connections(runtime, player, 1)
+    for count in range(2, 11):
+        sockets(ws_url(runtime, token))
+        wait_for_connections(runtime, player, count)
+    sockets(ws_url(runtime, token))
+    kept = wait_for_connections(runtime, player, 10)
+    assert oldest not in kept
+    deadline = time.monotonic() + WITHIN
+    while first.state.name != "CLOSED":  # the server closed it
+        assert time.monotonic() < deadline, "the oldest socket is still open"
+        try:
+            first.recv(timeout=0.2)
+        except TimeoutError:
+            continue
+        except Exception:  # ConnectionClosed: what we wait for
+            break

@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from domino.api.authorizer import Unauthorized, authorize, verify
 from domino.api.websocket import handle
+from domino.limits import MAX_SOCKETS
 from domino.service.inbox import Notifier
 from domino.service.live import LiveChannel, LiveUpdates
 from domino.service.values import Caller, MakeMove, NewGame, TakeSeat
@@ -100,24 +101,31 @@ def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.Mo
 class Connections:
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], str | None] = {}
-        self.opened: dict[tuple[str, str], int] = {}
+        self.opened_at: dict[tuple[str, str], int] = {}
 
     def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
         self.items[player, connection_id] = locale
-        self.opened[player, connection_id] = at
+        self.opened_at[player, connection_id] = at
 
     def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None:
-        if opened_before is None or self.opened.get((player, connection_id), 0) < opened_before:
+        if opened_before is None or self.opened_at.get((player, connection_id), 0) < opened_before:
             self.items.pop((player, connection_id), None)
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         return [(c, loc) for (p, c), loc in self.items.items() if p == player]
+
+    def opened(self, player: str, now: int) -> list[tuple[str, int]]:
+        return [(c, self.opened_at[p, c]) for (p, c) in self.items if p == player]
 
 
 class Sockets:
     def __init__(self) -> None:
         self.sent: dict[str, list[dict[str, Any]]] = {}
         self.gone: set[str] = set()
+        self.closed: list[str] = []
+
+    def close(self, connection_id: str) -> None:
+        self.closed.append(connection_id)
 
     def post(self, connection_id: str, data: bytes) -> bool:
         if connection_id in self.gone:
@@ -144,6 +152,19 @@ def test_connect_ping_disconnect() -> None:
     assert handle(ws_event("$disconnect"), live) == {"statusCode": 200}
     assert connections.items == {}
     assert handle(ws_event("$connect", player=None), live)["statusCode"] == 401
+
+
+def test_a_player_keeps_at_most_ten_sockets_the_oldest_closed() -> None:
+    """Every change is posted to each of a player's sockets: the bound caps what one costs."""
+    connections, sockets = Connections(), Sockets()
+    now = [1000.0]
+    live = LiveUpdates(connections, lambda: now[0], sockets)
+    for number in range(MAX_SOCKETS + 2):
+        now[0] += 1
+        live.connect(Caller("alice", "Alice"), f"c-{number}")
+    kept = {c for c, _ in connections.of_player("alice", int(now[0]))}
+    assert kept == {f"c-{n}" for n in range(2, MAX_SOCKETS + 2)}
+    assert sockets.closed == ["c-0", "c-1"]  # the oldest, closed as they were forgotten
 
 
 def test_every_change_reaches_every_seated_players_sockets_once() -> None:

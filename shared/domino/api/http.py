@@ -88,6 +88,7 @@ if TYPE_CHECKING:
     )
 
     from domino.notify.sns import SnsPush
+    from domino.notify.websocket import ApiGatewayConnections
     from domino.service.accounts import Accounts
     from domino.service.devices import Devices
     from domino.service.inbox import InboxQueries, Notifier
@@ -181,21 +182,30 @@ def notifier() -> Notifier:
         PushChannel(device_store(), push(), lambda p: len(games.games_on_turn(p)))
     ]
     live_channel = None
-    if settings().ws_endpoint:
-        from domino.notify.websocket import ApiGatewayConnections
+    sockets = socket_gateway()
+    if sockets is not None:
         from domino.service.live import LiveChannel
 
-        sockets = ApiGatewayConnections(settings().ws_endpoint)
         live_channel = LiveChannel(connection_store(), sockets, service().commands.writes.clock)
         channels.append(live_channel)
     return Notifier(DynamoInbox(table()), channels, live_channel)
 
 
 @lru_cache(maxsize=1)
+def socket_gateway() -> ApiGatewayConnections | None:
+    """The WebSocket API's management API (None: the stack has no WebSocket endpoint)."""
+    if not settings().ws_endpoint:
+        return None
+    from domino.notify.websocket import ApiGatewayConnections
+
+    return ApiGatewayConnections(settings().ws_endpoint)
+
+
+@lru_cache(maxsize=1)
 def live() -> LiveUpdates:
     from domino.service.live import LiveUpdates
 
-    return LiveUpdates(connection_store(), service().commands.writes.clock)
+    return LiveUpdates(connection_store(), service().commands.writes.clock, socket_gateway())
 
 
 @lru_cache(maxsize=1)

@@ -39,3 +39,14 @@ class ApiGatewayConnections:
                 raise Unavailable() from err
             raise
         return True
+
+    def close(self, connection_id: str) -> None:
+        """Close the connection (API Gateway runs its $disconnect); gone already is fine."""
+        try:
+            self.client.delete_connection(ConnectionId=connection_id)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "GoneException":
+                return
+            if throttled(err) or err.response["Error"]["Code"] == "LimitExceededException":
+                raise Unavailable() from err
+            raise

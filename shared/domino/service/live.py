@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domino.limits import MAX_SOCKETS
 from domino.service.game import Clock, system_clock
 from domino.service.inbox import note_view
 from domino.service.ports import ConnectionStore, SocketGateway
@@ -27,12 +28,27 @@ OPENING_SECONDS = 10
 class LiveUpdates:
     """The WebSocket function's side: connections open and close."""
 
-    def __init__(self, connections: ConnectionStore, clock: Clock = system_clock) -> None:
+    def __init__(
+        self,
+        connections: ConnectionStore,
+        clock: Clock = system_clock,
+        sockets: SocketGateway | None = None,
+    ) -> None:
         self.connections = connections
         self.clock = clock
+        self.sockets = sockets  # to close a player's oldest connections past MAX_SOCKETS
 
     def connect(self, caller: Caller, connection_id: str) -> None:
-        self.connections.add(caller.player, connection_id, int(self.clock()), caller.locale)
+        """Record the connection; past MAX_SOCKETS, the player's oldest ones are closed (every
+        change is posted to each open one, so their number bounds what a change costs)."""
+        now = int(self.clock())
+        self.connections.add(caller.player, connection_id, now, caller.locale)
+        opened = sorted(self.connections.opened(caller.player, now), key=lambda c: (c[1], c[0]))
+        others = [c for c in opened if c[0] != connection_id]
+        for oldest, _at in others[: max(0, len(opened) - MAX_SOCKETS)]:
+            self.connections.remove(caller.player, oldest)
+            if self.sockets is not None:
+                self.sockets.close(oldest)
 
     def disconnect(self, caller: Caller, connection_id: str) -> None:
         self.connections.remove(caller.player, connection_id)

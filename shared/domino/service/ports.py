@@ -154,11 +154,19 @@ class ConnectionStore(Protocol):
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]: ...
 
+    def opened(self, player: str, now: int) -> list[tuple[str, int]]:
+        """The player's open connections and when each opened."""
+        ...
+
 
 class SocketGateway(Protocol):
     """Posting to connections (``domino.notify.websocket``): False when one is gone."""
 
     def post(self, connection_id: str, data: bytes) -> bool: ...
+
+    def close(self, connection_id: str) -> None:
+        """Close the connection (nothing to do if it is gone)."""
+        ...
 
 
 class AccountStore(Protocol):

@@ -4,6 +4,8 @@ $disconnect never came goes too)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from botocore.exceptions import ClientError
 
 from domino.store.records import player_key, to_attributes
@@ -52,13 +54,22 @@ class DynamoConnections:
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         """The player's open connections and their locales (TTL deletes late: an expired one
         is left out)."""
+        return [
+            (item["sk"]["S"].removeprefix(CONN_PREFIX), item.get("locale", {}).get("S"))
+            for item in self._items(player, now)
+        ]
+
+    def opened(self, player: str, now: int) -> list[tuple[str, int]]:
+        """The player's open connections and when each opened."""
+        return [
+            (item["sk"]["S"].removeprefix(CONN_PREFIX), int(item["connected"]["N"]))
+            for item in self._items(player, now)
+        ]
+
+    def _items(self, player: str, now: int) -> list[dict[str, Any]]:
         items = self.table.query(
             TableName=self.table.name,
             KeyConditionExpression="pk = :pk AND begins_with(sk, :c)",
             ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":c": CONN_PREFIX}),
         )
-        return [
-            (item["sk"]["S"].removeprefix(CONN_PREFIX), item.get("locale", {}).get("S"))
-            for item in items
-            if int(item["ttl"]["N"]) > now
-        ]
+        return [item for item in items if int(item["ttl"]["N"]) > now]
