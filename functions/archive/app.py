@@ -1,7 +1,9 @@
 """DynamoDB stream: finished hands into their own items; a deleted game's leftovers away.
 
 A write that ends a hand marks the item with ``archive`` (the hand number); the event source's
-filter delivers those records and the removal of game items, nothing else. The item keeps the
+filter delivers those records, the write that finishes a game (its players' memberships are
+filed among their finished games, which "my games" pages through) and the removal of game
+items, nothing else. The item keeps the
 marked hand as its previous one until the next hand ends, so the copy is in place long before
 the item lets the hand go, and the play that ended it stayed one write. When a game item is
 deleted (its TTL expired), its archived hands and its players' membership items are deleted.
@@ -17,8 +19,12 @@ def on_change(record: DynamoDBRecord) -> None:
     if record.raw_event.get("eventName") == "REMOVE":
         if service().archive.forget_game(change.get("Keys") or {}, change.get("OldImage")):
             count("games_expired")
-    elif service().archive.archive_hand(change.get("NewImage") or {}):
+        return
+    image = change.get("NewImage") or {}
+    if service().archive.archive_hand(image):
         count("hands_archived")
+    if service().archive.file_finished(image):
+        count("games_filed")
 
 
 handler = stream_consumer(on_change)

@@ -8,9 +8,11 @@ import time
 from typing import Any
 
 import pytest
+from domino.api import http
 
 from tests.integration.client import Api
 from tests.integration.test_errors import refused
+from tests.integration.test_notifications import play_out
 
 pytestmark = pytest.mark.ddb
 
@@ -141,3 +143,55 @@ DOS_ME = {
         ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-5"],
     ],
 }
+
+
+def test_finished_games_are_filed_and_paged_without_reading_them_all(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a game finishes the stream consumer files its players' memberships by when it
+    ended (DONE#<time>#<id>): "my games" reads the games not finished yet and one page of the
+    finished ones, not every game a player ever played."""
+    single = {"match": "single"}
+    finished = []
+    for _ in range(4):
+        game = api.create("fran", preset="dos-jugadores", players=2, rules=single).ok(201)["id"]
+        api.join(game, "gus").ok()
+        play_out(api, game, ["fran", "gus"])
+        finished.append(game)
+        time.sleep(1.01)  # distinct end times, as real games have
+    waiting = api.create("fran", preset="clasico", players=3).ok(201)["id"]
+    api.drain()
+    store = http.service().store
+    for game in finished:
+        assert game not in store.member_games("fran")  # filed: no longer among the active
+    everything = ids(pages(api, "/me/games", "fran", 10))
+    by_two = ids(pages(api, "/me/games", "fran", 2))
+    assert everything == by_two and len(everything) == len(set(everything))
+    assert set(finished) | {waiting} <= set(everything)
+    assert [g for g in everything if g in finished] == finished[::-1]  # newest first
+    assert ids(pages(api, "/me/games?status=finished", "gus", 1)) == finished[::-1]
+
+    read: list[int] = []
+    load_many = store.load_many
+
+    def counted(game_ids: list[str]) -> Any:
+        read.append(len(game_ids))
+        return load_many(game_ids)
+
+    monkeypatch.setattr(store, "load_many", counted)
+    api.call("GET", "/me/games?status=finished&limit=1", player="gus").ok()
+    assert read == [3]  # a page, one more (a next page?), one for a cursor: not all four
+
+    expired = finished[0]  # TTL deletes the oldest: its filed memberships go with it
+    monkeypatch.undo()
+    store.client.delete_item(
+        TableName=store.table_name, Key={"pk": {"S": f"GAME#{expired}"}, "sk": {"S": "GAME"}}
+    )
+    assert api.drain() >= 1
+    for player in ("fran", "gus"):
+        left = store.client.query(
+            TableName=store.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :done)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player}"}, ":done": {"S": "DONE#"}},
+        )["Items"]
+        assert len(left) == 3 and all(expired not in i["sk"]["S"] for i in left), player

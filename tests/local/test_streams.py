@@ -48,9 +48,18 @@ def record(
 
 
 def test_the_templates_archive_filters() -> None:
-    """Writes marked with ``archive``, and removed game items; nothing else."""
+    """Writes marked with ``archive``, the write that finishes a game, and removed game items;
+    nothing else."""
     source = archive_source()
-    assert len(source.filters) == 2
+    assert len(source.filters) == 3
+    playing = {"pk": {"S": "GAME#g"}, "status": {"S": "playing"}}
+    over = {"pk": {"S": "GAME#g"}, "status": {"S": "finished"}}
+    assert source.passes(record("MODIFY", new=over, old=playing))  # the game finished
+    assert not source.passes(record("MODIFY", new=playing, old=playing))
+    assert not source.passes(record("INSERT", new=over))  # no game is created finished
+    note = record("MODIFY", new=over)
+    note["dynamodb"]["Keys"]["sk"] = {"S": "NOTE#x"}  # another item with a status: not a game
+    assert not source.passes(note)
     marked = {"pk": {"S": "GAME#g"}, "archive": {"N": "3"}}
     unmarked = {"pk": {"S": "GAME#g"}}
     assert source.passes(record("MODIFY", new=marked, old=unmarked))

@@ -113,7 +113,12 @@ class MemoryGameStore:
             hands = self.archives.get(game_id, {})
             return [dict(m) for number in sorted(hands) for m in hands[number]]
 
-    def delete_satellites(self, game_id: str, players: list[str]) -> int:
+    def file_finished(self, game_id: str, players: list[str], finished_at: int) -> None:
+        """Nothing to move: this store lists every membership, filed or not."""
+
+    def delete_satellites(
+        self, game_id: str, players: list[str], finished_at: int | None = None
+    ) -> int:
         with self.lock:
             gone = len(self.archives.pop(game_id, {}))
             for player in players:

@@ -1,4 +1,5 @@
-"""The table stream's use cases: keep finished hands, and clean up after an expired game."""
+"""The table stream's use cases: keep finished hands, file finished games among their players'
+finished ones, and clean up after an expired game."""
 
 from __future__ import annotations
 
@@ -35,5 +36,17 @@ class HandArchive:
         record = record_from_image(old_image) if old_image else None
         # without the old image (another stream view type) only the archives can be found
         players = sorted({s.player for s in record.seats if s.player}) if record else []
-        self.store.delete_satellites(game_id, players)
+        finished_at = record.updated_at if record and record.status == "finished" else None
+        self.store.delete_satellites(game_id, players, finished_at)
+        return True
+
+    def file_finished(self, image: Item) -> bool:
+        """A game finished: its players' memberships move among their finished games, where
+        "my games" reads one page of them instead of every game a player ever played.
+        Idempotent: a redelivered record files them again."""
+        record = record_from_image(image)
+        if record is None or record.status != "finished":
+            return False
+        players = sorted({s.player for s in record.seats if s.player})
+        self.store.file_finished(record.id, players, record.updated_at)
         return True

@@ -28,15 +28,18 @@ from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
 from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
+    DONE_PREFIX,
     DUE_SHARDS,
     GAME_SK,
     OPEN_LIST,
     OPEN_SHARDS,
     GameRecord,
     Item,
+    done_key,
     from_attributes,
     from_item,
     game_key,
+    iso,
     membership,
     player_key,
     to_attributes,
@@ -199,10 +202,16 @@ class DynamoGameStore:
             moves.extend(json.loads(zlib.decompress(item["log"]["B"])))
         return moves
 
-    def delete_satellites(self, game_id: str, players: list[str]) -> int:
+    def delete_satellites(
+        self, game_id: str, players: list[str], finished_at: int | None = None
+    ) -> int:
         """Delete what hangs off a game whose item is gone (its TTL expired): the archived
-        hands and the players' membership items. Returns how many items it deleted."""
+        hands and the players' membership items (filed as finished at ``finished_at``, or
+        not). Returns how many items it deleted."""
         keys = [{"pk": player_key(player), "sk": game_key(game_id)} for player in players]
+        if finished_at is not None:
+            done = done_key(iso(finished_at) or "", game_id)
+            keys += [{"pk": player_key(player), "sk": done} for player in players]
         keys += [from_attributes(item) for item in self._hand_items(game_id, "pk, sk")]
         for start in range(0, len(keys), 25):  # BatchWriteItem's limit
             requests = [
@@ -278,11 +287,27 @@ class DynamoGameStore:
     ) -> tuple[list[GameRecord], str | None]:
         """``player``'s games (those awaiting their move with ``turn_mine``, GSI by_turn; else
         their memberships), most recently updated first, and the cursor of the next page."""
-        if cursor:
-            decode_cursor(cursor, MINE_CURSOR)  # a bad cursor is refused before any read
-        ids = self.games_on_turn(player) if turn_mine else self.member_games(player)
+        position = decode_cursor(cursor, MINE_CURSOR) if cursor else None  # refused before reads
+        if turn_mine:
+            ids = self.games_on_turn(player)
+        else:
+            # the games not finished yet (or finished but not yet filed by the stream
+            # consumer), and one page of the filed ones below the cursor: the page is the
+            # newest ``limit`` of them all
+            ids = self.member_games(player)
+            if status in (None, "finished"):
+                before = (position["u"], position["i"]) if position else None
+                # one more than the page (is there a next one?), and one more for the
+                # cursor's own game, which BETWEEN's upper bound includes
+                ids += self.finished_games(player, limit + 2, before, updated_after)
         return player_page(
-            self.load_many(ids), player, status, turn_mine, limit, cursor, updated_after
+            self.load_many(list(dict.fromkeys(ids))),
+            player,
+            status,
+            turn_mine,
+            limit,
+            cursor,
+            updated_after,
         )
 
     def games_on_turn(self, player: str) -> list[str]:
@@ -294,6 +319,38 @@ class DynamoGameStore:
             ExpressionAttributeValues=to_attributes({":p": player}),
         )
         return [i["pk"]["S"].removeprefix("GAME#") for i in items]
+
+    def file_finished(self, game_id: str, players: list[str], finished_at: int) -> None:
+        """Move the players' memberships of a finished game under DONE#<when it ended>, where
+        "my games" pages through them newest first. Idempotent (the stream may redeliver)."""
+        done = done_key(iso(finished_at) or "", game_id)
+        for player in players:
+            pk = player_key(player)
+            item = {"pk": pk, "sk": done, "game": game_id}
+            self._call(self.client.put_item, TableName=self.table_name, Item=to_attributes(item))
+            self._call(
+                self.client.delete_item,
+                TableName=self.table_name,
+                Key=to_attributes({"pk": pk, "sk": game_key(game_id)}),
+            )
+
+    def finished_games(
+        self, player: str, count: int, before: tuple[str, str] | None, after: str | None
+    ) -> list[str]:
+        """Ids of ``player``'s ``count`` most recently finished games that ended before
+        ``before`` (a cursor's position: time, id) and after ``after`` (ISO time)."""
+        upper = done_key(*before) if before else DONE_PREFIX + "\uffff"
+        lower = DONE_PREFIX + (after or "")
+        items = self._query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :lower AND :upper",
+            ExpressionAttributeValues=to_attributes(
+                {":pk": player_key(player), ":lower": lower, ":upper": upper}
+            ),
+            ScanIndexForward=False,
+            Limit=count,
+        )
+        return [i["sk"]["S"].rsplit("#", 1)[1] for i in itertools.islice(items, count)]
 
     def member_games(self, player: str) -> list[str]:
         items = self._query(

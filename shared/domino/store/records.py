@@ -269,3 +269,13 @@ def from_item(item: dict[str, Any]) -> GameRecord:
 
 def membership(player: str, game_id: str, now: int) -> dict[str, Any]:
     return {"pk": player_key(player), "sk": game_key(game_id), "joined": now}
+
+
+#: a finished game's membership: its sort key orders a player's finished games by when they
+#: ended, so "my games" reads one page of them, not all (the stream consumer files it there)
+DONE_PREFIX = "DONE#"
+
+
+def done_key(finished_at: str, game_id: str) -> str:
+    """The sort key of a finished game's membership (``finished_at``: ISO 8601 UTC)."""
+    return f"{DONE_PREFIX}{finished_at}#{game_id}"
