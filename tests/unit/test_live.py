@@ -101,9 +101,9 @@ def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.Mo
 class Connections:
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], str | None] = {}
-        self.opened_at: dict[tuple[str, str], int] = {}
+        self.opened_at: dict[tuple[str, str], float] = {}
 
-    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
+    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None:
         self.items[player, connection_id] = locale
         self.opened_at[player, connection_id] = at
 
@@ -115,7 +115,7 @@ class Connections:
         return [(c, loc) for (p, c), loc in self.items.items() if p == player]
 
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
-        return [(c, self.opened_at[p, c]) for (p, c) in self.items if p == player]
+        return [(c, int(self.opened_at[p, c] * 1000)) for (p, c) in self.items if p == player]
 
 
 class Sockets:

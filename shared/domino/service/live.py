@@ -41,9 +41,9 @@ class LiveUpdates:
     def connect(self, caller: Caller, connection_id: str) -> None:
         """Record the connection; past MAX_SOCKETS, the player's oldest ones are closed (every
         change is posted to each open one, so their number bounds what a change costs)."""
-        now = int(self.clock())
-        self.connections.add(caller.player, connection_id, now, caller.locale)
-        opened = sorted(self.connections.opened(caller.player, now), key=lambda c: (c[1], c[0]))
+        at = self.clock()
+        self.connections.add(caller.player, connection_id, at, caller.locale)
+        opened = sorted(self.connections.opened(caller.player, int(at)), key=lambda c: (c[1], c[0]))
         others = [c for c in opened if c[0] != connection_id]
         for oldest, _at in others[: max(0, len(opened) - MAX_SOCKETS)]:
             self.connections.remove(caller.player, oldest)

@@ -155,14 +155,14 @@ class PushGateway(Protocol):
 class ConnectionStore(Protocol):
     """Each player's open WebSocket connections (``domino.store.connections``)."""
 
-    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None: ...
+    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None: ...
 
     def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None: ...
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]: ...
 
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
-        """The player's open connections and when each opened."""
+        """The player's open connections and when each opened (epoch milliseconds)."""
         ...
 
 

@@ -20,12 +20,14 @@ class DynamoConnections:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def add(self, player: str, connection_id: str, at: int, locale: str | None) -> None:
+    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None:
         item: dict[str, str | int] = {
             "pk": player_key(player),
             "sk": CONN_PREFIX + connection_id,
-            "connected": at,
-            "ttl": at + CONNECTION_TTL_SECONDS,
+            "connected": int(at),
+            # the order of a player's connections: a page opening sockets opens several a second
+            "opened_ms": int(at * 1000),
+            "ttl": int(at) + CONNECTION_TTL_SECONDS,
         }
         if locale:
             item["locale"] = locale
@@ -60,9 +62,12 @@ class DynamoConnections:
         ]
 
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
-        """The player's open connections and when each opened."""
+        """The player's open connections and when each opened (epoch milliseconds)."""
         return [
-            (item["sk"]["S"].removeprefix(CONN_PREFIX), int(item["connected"]["N"]))
+            (
+                item["sk"]["S"].removeprefix(CONN_PREFIX),
+                int(item.get("opened_ms", {}).get("N") or int(item["connected"]["N"]) * 1000),
+            )
             for item in self._items(player, now)
         ]
 

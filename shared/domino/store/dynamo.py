@@ -322,17 +322,34 @@ class DynamoGameStore:
 
     def file_finished(self, game_id: str, players: list[str], finished_at: int) -> None:
         """Move the players' memberships of a finished game under DONE#<when it ended>, where
-        "my games" pages through them newest first. Idempotent (the stream may redeliver)."""
+        "my games" pages through them newest first: one transaction each, which moves only a
+        membership that is there (filed already by a redelivery, or gone with its player's
+        account: nothing to do)."""
         done = done_key(iso(finished_at) or "", game_id)
         for player in players:
             pk = player_key(player)
-            item = {"pk": pk, "sk": done, "game": game_id}
-            self._call(self.client.put_item, TableName=self.table_name, Item=to_attributes(item))
-            self._call(
-                self.client.delete_item,
-                TableName=self.table_name,
-                Key=to_attributes({"pk": pk, "sk": game_key(game_id)}),
-            )
+            moved = [
+                {
+                    "Delete": {
+                        "TableName": self.table_name,
+                        "Key": to_attributes({"pk": pk, "sk": game_key(game_id)}),
+                        "ConditionExpression": "attribute_exists(pk)",
+                    }
+                },
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": to_attributes({"pk": pk, "sk": done, "game": game_id}),
+                    }
+                },
+            ]
+            try:
+                self._call(self.client.transact_write_items, TransactItems=moved)
+            except ClientError as err:
+                reasons = err.response.get("CancellationReasons") or []
+                if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                    continue
+                raise
 
     def finished_games(
         self, player: str, count: int, before: tuple[str, str] | None, after: str | None
