@@ -215,6 +215,7 @@ def main() -> int:
     parser.add_argument("--races", type=int, default=10_000)
     parser.add_argument("--threads", type=int, default=8, help="requests in each race (≤ 8)")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--logs", help="a folder for each worker's handler logs")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -240,7 +241,10 @@ def main() -> int:
                     *("--json", str(outputs[i])),
                 ],
                 env=env,
-                stdout=subprocess.DEVNULL,
+                # the handlers' logs (an unhandled error's traceback): kept with --logs
+                stdout=open(Path(args.logs) / f"worker{i + 1}.log", "w")  # noqa: SIM115
+                if args.logs
+                else subprocess.DEVNULL,
             )
             for i, n in enumerate(share)
         ]

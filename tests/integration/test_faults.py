@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from botocore.retries.standard import ExponentialBackoff
 from domino.api import http
+from domino.service.writes import IN_FLIGHT_SECONDS
 
 from tests.faults import NOT_APPLIED, Died, injected
 from tests.integration.client import DOS_DEAL, Api, Privileged, Reply
@@ -127,9 +128,12 @@ def test_a_function_that_died_after_its_write_is_answered_by_the_keyed_retry(
     assert len(api.moves(duel, "bob").ok()["moves"]) == 1
 
 
-def test_a_function_that_died_before_keeping_the_answer_of_a_draw(api: Api, duel: str) -> None:
-    """It died after the game's write, before the answer's record: the retry still shows the
-    tile drawn, even after the game moved on (the item remembers the draw)."""
+def test_a_function_that_died_before_keeping_the_answer_of_a_draw(
+    api: Api, duel: str, dev_clock: Any
+) -> None:
+    """It died after the game's write, before the answer's record, and the game moved on: while
+    the first request could still be keeping its answer a retry is 409 with Retry-After; after
+    that, the game as it is now, with the tile drawn (the item remembers the draw)."""
     api.play(duel, "bob", "6-6").ok()
     k = key(f"died-draw-{duel}")
     with injected(*clients()) as faults:
@@ -137,6 +141,10 @@ def test_a_function_that_died_before_keeping_the_answer_of_a_draw(api: Api, duel
         with pytest.raises(Died):
             api.draw(duel, "alice", headers=k)
     api.play(duel, "alice", "4-6", "left").ok()  # the game moves on
+    soon = api.draw(duel, "alice", headers=k)
+    refused(soon, 409, "conflict")
+    assert soon.header("Retry-After") == "1"
+    dev_clock.advance(IN_FLIGHT_SECONDS)
     again = api.draw(duel, "alice", headers=k)
     assert again.ok()["you"]["drawn"] == "4-6" and again.header("Idempotency-Replayed") == "true"
     assert again.body["version"] == 5  # the game now: the answer of version 4 was never kept

@@ -8,7 +8,7 @@ The engine, the store and the service raise ``DominoError`` subclasses, each wit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from domino.api.messages import translator
 from domino.engine.errors import fill
@@ -17,6 +17,7 @@ from domino.service.errors import (
     DominoError,
     IdempotencyKeyReused,
     InvalidInput,
+    RequestInProgress,
     Unavailable,
     VersionMismatch,
 )
@@ -109,15 +110,6 @@ class PayloadTooLarge(DominoError):
 
     def __init__(self, limit: int) -> None:
         super().__init__("Bodies are limited to {max} bytes.", max=limit)
-
-
-class RequestInProgress(Conflict):
-    """A request with the same Idempotency-Key is still running."""
-
-    retry_after: ClassVar[int | None] = 1
-
-    def __init__(self) -> None:
-        super().__init__("A request with this Idempotency-Key is in progress.", retry_after=1)
 
 
 class Internal(DominoError):

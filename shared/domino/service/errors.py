@@ -24,6 +24,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "InvalidInput",
     "NotAPlayer",
+    "RequestInProgress",
     "SeatTaken",
     "Unavailable",
     "VersionMismatch",
@@ -113,3 +114,12 @@ class IdempotencyKeyReused(DominoError):
         self, message: str = "This Idempotency-Key was used with another request."
     ) -> None:
         super().__init__(message)
+
+
+class RequestInProgress(Conflict):
+    """A request with the same Idempotency-Key is still running: its answer is not kept yet."""
+
+    retry_after: ClassVar[int | None] = 1
+
+    def __init__(self) -> None:
+        super().__init__("A request with this Idempotency-Key is in progress.", retry_after=1)

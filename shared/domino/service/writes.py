@@ -28,6 +28,7 @@ from domino.service.errors import (
     GameNotFound,
     IdempotencyKeyReused,
     NotAPlayer,
+    RequestInProgress,
     VersionMismatch,
 )
 from domino.service.game import Clock, Game, system_clock
@@ -39,6 +40,9 @@ from domino.store.records import ReplyEntry
 logger = logging.getLogger(__name__)
 
 MAX_RACE_RETRIES = 4
+#: how long after a keyed change its request may still be running (keeping its answer): the
+#: command functions' timeout (template.yaml, 10 s) with room
+IN_FLIGHT_SECONDS = 30
 MAX_BOT_PLIES = 5000  # a whole match of bots after every human forfeited stays bounded
 
 #: a hand that left the game item: its number and its full move records
@@ -64,8 +68,9 @@ Change = Callable[[Game, int], Effect]
 class Replies:
     """The answers of keyed changes: found again for a retry, kept after a change."""
 
-    def __init__(self, store: ReplyStore | None) -> None:
+    def __init__(self, store: ReplyStore | None, clock: Clock = system_clock) -> None:
         self.store = store  # None: keys are not kept (unit tests of other things)
+        self.clock = clock
 
     def earlier(self, caller: Caller, game: Game, keyed: Keyed | None) -> GameSeen | None:
         """The answer a request with ``keyed``'s key got before (None: it never ran or failed,
@@ -85,8 +90,10 @@ class Replies:
     ) -> GameSeen:
         """The answer of the change ``entry`` remembers, its record not found (or, ``look``,
         not looked for yet): the game as the caller saw it then while the game is still at that
-        version (kept now, for later retries); else, if the function died before keeping it,
-        the game as it is now (the change was applied once)."""
+        version (kept now, for later retries). Once the game moved on, the answer is the
+        record: while the first request may still be keeping it, ``RequestInProgress`` (409,
+        Retry-After); after that, it died before keeping it, so the game as it is now (the
+        change was applied once)."""
         if entry.payload != keyed.short_payload:
             raise IdempotencyKeyReused()
         if entry.version == game.record.version:
@@ -96,6 +103,8 @@ class Replies:
         stored = self.store.get(keyed.record) if look and self.store is not None else None
         if stored is not None and stored.view is not None and stored.version is not None:
             return GameSeen(game.record.id, stored.version, stored.view, replayed=True)
+        if self.clock() - entry.at < IN_FLIGHT_SECONDS:
+            raise RequestInProgress()
         return game.seen_by(caller.player, entry.drawn)._replace(replayed=True)
 
     def keep(self, keyed: Keyed | None, seen: GameSeen) -> None:
@@ -115,7 +124,7 @@ class WritePath:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.replies = Replies(replies)
+        self.replies = Replies(replies, clock)
 
     def write(
         self,
@@ -148,7 +157,7 @@ class WritePath:
             finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
             if keyed is not None:
                 record.remember(
-                    ReplyEntry(keyed.short, keyed.short_payload, record.version, effect.drawn)
+                    ReplyEntry(keyed.short, keyed.short_payload, record.version, effect.drawn, at)
                 )
             try:
                 for hand_number, hand_moves in never_stored_as_previous(before, dropped):

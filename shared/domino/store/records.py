@@ -55,6 +55,7 @@ class ReplyEntry(NamedTuple):
     payload: str
     version: int
     drawn: str | None = None
+    at: int = 0  # when the change was made (epoch seconds)
 
 
 #: how many keyed changes a game item remembers (each ~45 bytes of the item)
