@@ -160,7 +160,11 @@ def one_race(
         if answer.header("Idempotency-Replayed") != "true":
             applied.append(answer.body["version"])
         if kind == "stale":  # the other player's may apply: once the turn has passed to them
-            broken.append("a request with a stale If-Match applied")
+            sent = requests[-1][3].get("If-Match")
+            broken.append(
+                f"a request with a stale If-Match ({sent}, the game at {before['version']}) "
+                f"applied as version {answer.body.get('version')}"
+            )
     if swept:
         tally[f"sweeper: {swept[0] or 'nothing to do'}"] += 1
     span = range(before["version"] + 1, after["version"] + 1)
