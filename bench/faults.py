@@ -43,17 +43,6 @@ from _common import (
 )
 
 
-class Counting:
-    """A channel that counts what it is asked to send."""
-
-    def __init__(self) -> None:
-        self.sent: Counter[tuple[str, str]] = Counter()
-
-    def send(self, note: Any) -> bool:
-        self.sent[(note.player, note.id)] += 1
-        return True
-
-
 class Counted(logging.Handler):
     """Counts the warnings the handlers log (an answer not kept, ...) instead of printing."""
 
@@ -75,12 +64,10 @@ def main() -> int:
     tree = use_tree(args.tree)
     started = time.perf_counter()
     banner("bench/faults.py", tree)
-    from botocore.retries.standard import ExponentialBackoff
+    from tests.faults import no_backoff
 
-    # the SDK's retries all happen, without their sleeps (seconds, for throttles)
-    ExponentialBackoff.delay_amount = lambda _self, _context: 0  # type: ignore[method-assign]
     warnings = Counted()
-    with database(tree) as endpoint:
+    with database(tree) as endpoint, no_backoff():  # every SDK retry, without its sleeps
         api = harness(tree, endpoint)
         writes = logging.getLogger("domino.service.writes")
         writes.addHandler(warnings)
@@ -96,20 +83,19 @@ def main() -> int:
 
 def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) -> dict[str, Any]:
     from domino.api import http
-    from domino.service.notices import notices
-    from domino.store.inbox import Note
-    from domino.store.records import game_id_of, record_from_image
 
-    from local.streams.pump import StreamPump
-    from local.streams.sources import stream_sources
     from local.template import Template
     from tests.faults import injected
     from tests.soak import (
+        CountingChannel,
         Soak,
         add_random_faults,
         check_game,
         deliver_batches,
+        expected_notes,
+        inbox_ids,
         interleave,
+        notify_records,
         play_under_faults,
     )
 
@@ -162,32 +148,10 @@ def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) 
     print(f"  games whole: {games - len({b.split(':')[0] for b in broken})} of {games}")
 
     # ------------------------------------------------------------------ 2. notifications
-    template = Template(tree.template)
-    (source,) = [s for s in stream_sources(template) if s.function == "NotifyFunction"]
-    records: list[Any] = []
-
-    def capture(_source: Any, event: dict[str, Any]) -> dict[str, Any]:
-        records.extend(event["Records"])
-        return {"batchItemFailures": []}
-
-    pump = StreamPump(
-        endpoint, template, template.table_names(), capture, lambda _l: None, sources=[source]
-    )
-    pump.drain()
-    ours = {game for game, _, _ in played}
-    by_game: dict[str, list[Any]] = {game: [] for game in ours}
-    expected: set[tuple[str, str]] = set()
-    for record in records:
-        game = game_id_of(record["dynamodb"]["Keys"])
-        if game not in ours:
-            continue
-        by_game[str(game)].append(record)
-        change = record["dynamodb"]
-        old, new = change.get("OldImage"), change.get("NewImage")
-        for n in notices(record_from_image(old) if old else None, record_from_image(new)):
-            expected.add((n.player, Note(n.player, n.type, n.game, n.version, n.at, n.preset).id))
+    by_game = notify_records(endpoint, Template(tree.template), {game for game, _, _ in played})
+    expected = expected_notes(by_game)
     notifier = http.notifier()
-    counting = Counting()
+    counting = CountingChannel()
     notifier.channels, notifier.live = [counting], None
     rng = random.Random(seed)
     with injected(http.table().client, seed=seed + 1) as faults:
@@ -197,15 +161,7 @@ def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) 
             interleave(by_game, rng),
             rng,
         )
-    inbox = http.inbox().inbox
-    written: set[tuple[str, str]] = set()
-    for player in {p for p, _ in expected}:
-        cursor = None
-        while True:
-            notes, cursor = inbox.page(player, 100, cursor)
-            written |= {(player, n.id) for n in notes}
-            if cursor is None:
-                break
+    written = inbox_ids(http.inbox().inbox, {player for player, _ in expected})
     lost = len(expected - written)
     extra = len(written - expected)
     doubled = sum(1 for times in counting.sent.values() if times > 1)

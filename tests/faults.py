@@ -27,6 +27,7 @@ from typing import Any
 from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ConnectionClosedError, ConnectTimeoutError, ReadTimeoutError
 from botocore.httpsession import URLLib3Session
+from botocore.retries.standard import ExponentialBackoff
 
 KINDS = ("throttle", "server_error", "timeout", "reset", "lost_reply", "die_after")
 #: faults after which nothing was applied
@@ -150,3 +151,15 @@ def injected(*clients: Any, seed: int = 7) -> Iterator[Faults]:
         yield faults
     finally:
         faults.close()
+
+
+@contextmanager
+def no_backoff() -> Iterator[None]:
+    """The SDK's retries without their sleeps (exponential, up to seconds for a throttle):
+    every retry still happens, the suites just do not wait for it."""
+    delay = ExponentialBackoff.delay_amount
+    ExponentialBackoff.delay_amount = lambda _self, _context: 0  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        ExponentialBackoff.delay_amount = delay  # type: ignore[method-assign]

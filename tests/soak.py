@@ -12,9 +12,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.faults import NOT_APPLIED, Died, Faults
+
+if TYPE_CHECKING:
+    from domino.store.inbox import Note
 
 Send = Callable[[str, str, str, Any, "dict[str, str] | None"], Any]
 ACTIONS = ("play", "draw", "pass")
@@ -162,3 +165,70 @@ def deliver_batches(
         position += len(batch)
     tally["records"] = len(records)
     return tally
+
+
+class CountingChannel:
+    """A notifier channel that counts what it was asked to send (standing in for SNS and the
+    sockets, which have suites of their own)."""
+
+    def __init__(self) -> None:
+        self.sent: Counter[tuple[str, str]] = Counter()
+
+    def send(self, note: Note) -> bool:
+        self.sent[(note.player, note.id)] += 1
+        return True
+
+
+def notify_records(endpoint: str, template: Any, games: set[str]) -> dict[str, list[Any]]:
+    """The notifier's stream records of ``games`` (read from the start of the stream with a pump
+    of its own), per game in stream order."""
+    from domino.store.records import game_id_of
+
+    from local.streams.pump import StreamPump
+    from local.streams.sources import stream_sources
+
+    (source,) = [s for s in stream_sources(template) if s.function == "NotifyFunction"]
+    by_game: dict[str, list[Any]] = {game: [] for game in games}
+
+    def capture(_source: Any, event: dict[str, Any]) -> dict[str, Any]:
+        for record in event["Records"]:
+            game = game_id_of(record["dynamodb"]["Keys"])
+            if game in by_game:
+                by_game[str(game)].append(record)
+        return {"batchItemFailures": []}
+
+    pump = StreamPump(
+        endpoint, template, template.table_names(), capture, lambda _line: None, sources=[source]
+    )
+    pump.drain()
+    return by_game
+
+
+def expected_notes(by_game: dict[str, list[Any]]) -> set[tuple[str, str]]:
+    """(player, notification id) of every notification the records' changes call for."""
+    from domino.service.notices import notices
+    from domino.store.inbox import Note
+    from domino.store.records import record_from_image
+
+    expected = set()
+    for records in by_game.values():
+        for record in records:
+            change = record["dynamodb"]
+            old, new = change.get("OldImage"), change.get("NewImage")
+            for n in notices(record_from_image(old) if old else None, record_from_image(new)):
+                note = Note(n.player, n.type, n.game, n.version, n.at, n.preset)
+                expected.add((n.player, note.id))
+    return expected
+
+
+def inbox_ids(inbox: Any, players: set[str]) -> set[tuple[str, str]]:
+    """(player, notification id) of everything in the players' inboxes (an ``InboxStore``)."""
+    found = set()
+    for player in players:
+        cursor = None
+        while True:
+            notes, cursor = inbox.page(player, 100, cursor)
+            found |= {(player, n.id) for n in notes}
+            if cursor is None:
+                break
+    return found

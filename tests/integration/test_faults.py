@@ -7,14 +7,14 @@ docs/RELIABILITY.md "Faults" gives the figures."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from botocore.retries.standard import ExponentialBackoff
 from domino.api import http
 from domino.service.writes import IN_FLIGHT_SECONDS
 
-from tests.faults import NOT_APPLIED, Died, injected
+from tests.faults import NOT_APPLIED, Died, injected, no_backoff
 from tests.integration.client import DOS_DEAL, Api, Privileged, Reply
 from tests.integration.test_errors import refused, unchanged
 from tests.soak import add_random_faults, check_game, play_under_faults
@@ -25,10 +25,9 @@ GAME_TABLE, KEYS_TABLE = "GameTable", "IdempotencyTable"
 
 
 @pytest.fixture(autouse=True)
-def no_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The SDK's retries without their sleeps (exponential, up to seconds a throttle): every
-    retry still happens, the suite just does not wait for it."""
-    monkeypatch.setattr(ExponentialBackoff, "delay_amount", lambda _self, _context: 0)
+def without_backoff() -> Iterator[None]:
+    with no_backoff():
+        yield
 
 
 def clients() -> tuple[Any, ...]:
