@@ -6,7 +6,10 @@ import json
 import os
 import sys
 import threading
+import time
+import zlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +21,9 @@ from local.streams.records import lambda_record
 from local.streams.sources import StreamSource, stream_sources
 from local.template import Template
 
+#: how often a polling source looks for a recreated table or new shards
+DESCRIBE_EVERY_SECONDS = 1.0
+
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
@@ -27,6 +33,15 @@ def _error_code(err: Exception) -> str:
     return (
         str(err.response.get("Error", {}).get("Code", "")) if isinstance(err, ClientError) else ""
     )
+
+
+def _lane(record: dict[str, Any], lanes: int) -> int:
+    """Which of ``lanes`` concurrent batches a record goes to: by its item's key, so that one
+    item's changes stay in order (a stable hash: Python's own is salted per process)."""
+    if lanes == 1:
+        return 0
+    key = json.dumps(record["dynamodb"].get("Keys", {}), sort_keys=True).encode()
+    return zlib.crc32(key) % lanes
 
 
 def _last_line(text: str) -> str:
@@ -51,6 +66,7 @@ class _Stream:
     arn: str
     shards: dict[str, _Shard] = field(default_factory=dict)  # open, or closed but not drained
     finished: set[str] = field(default_factory=set)  # closed and drained
+    described_at: float = 0.0  # monotonic: when the table and the shards were last described
 
 
 class StreamPump:
@@ -88,7 +104,7 @@ class StreamPump:
         )
         self._state: dict[int, _Stream] = {}  # per index in sources
         self._warned: set[str] = set()
-        self._lock = threading.Lock()
+        self._locks = [threading.Lock() for _ in self.sources]  # one poller per source
         self._stop: threading.Event | None = None
 
     def _stopping(self) -> bool:
@@ -101,8 +117,19 @@ class StreamPump:
 
     # -------------------------------------------------------------- shards
 
-    def _stream(self, index: int, source: StreamSource) -> _Stream | None:
-        """The source's stream state, following the table to a new stream if it was recreated."""
+    def _stream(self, index: int, source: StreamSource, fresh: bool) -> _Stream | None:
+        """The source's stream state, following the table to a new stream if it was recreated.
+        ``fresh``: describe the table and its shards now; else at most every
+        ``DESCRIBE_EVERY_SECONDS`` (a poll that describes both every time costs DynamoDB Local
+        more than the reads, at 10 polls a second, with or without records)."""
+        state = self._state.get(index)
+        if (
+            not fresh
+            and state is not None
+            and state.shards
+            and time.monotonic() - state.described_at < DESCRIBE_EVERY_SECONDS
+        ):
+            return state
         table = self.table_names.get(source.table)
         if table is None:
             self._warn_once(f"streams: {source.function}: no local table for {source.table}")
@@ -121,6 +148,7 @@ class StreamPump:
         if state is None or state.arn != arn:
             state = self._state[index] = _Stream(arn)
         self._list_shards(state)
+        state.described_at = time.monotonic()
         return state
 
     def _list_shards(self, state: _Stream) -> None:
@@ -149,11 +177,14 @@ class StreamPump:
 
     def drain(self) -> int:
         """Deliver every record the streams hold now; returns how many (after filtering)."""
-        with self._lock:
-            return sum(self._drain_source(i, source) for i, source in enumerate(self.sources))
+        return sum(self._drain_one(index, fresh=True) for index in range(len(self.sources)))
 
-    def _drain_source(self, index: int, source: StreamSource) -> int:
-        state = self._stream(index, source)
+    def _drain_one(self, index: int, fresh: bool) -> int:
+        with self._locks[index]:
+            return self._drain_source(index, self.sources[index], fresh)
+
+    def _drain_source(self, index: int, source: StreamSource, fresh: bool) -> int:
+        state = self._stream(index, source, fresh)
         if state is None:
             return 0
         delivered = 0
@@ -195,20 +226,40 @@ class StreamPump:
                 record = lambda_record(raw, state.arn, self.region)
                 if source.passes(record):
                     shard.pending.append(record)
-            while len(shard.pending) >= source.batch_size:
-                delivered += self._deliver(source, shard, source.batch_size)
+            if len(shard.pending) >= source.batch_size * source.parallelization:
+                delivered += self._deliver_pending(source, shard)
             if not records or shard.iterator is None:
                 break
         if shard.pending and not self._stopping():
-            delivered += self._deliver(source, shard, len(shard.pending))
+            delivered += self._deliver_pending(source, shard)
         if shard.iterator is None and not shard.pending:  # closed and drained
             del state.shards[shard.shard_id]
             state.finished.add(shard.shard_id)
         return delivered
 
-    def _deliver(self, source: StreamSource, shard: _Shard, size: int) -> int:
-        """Invoke with the first ``size`` pending records, retrying as the mapping would."""
-        batch, shard.pending = shard.pending[:size], shard.pending[size:]
+    def _deliver_pending(self, source: StreamSource, shard: _Shard) -> int:
+        """Deliver the shard's pending records, in batches of at most ``batch_size``. With a
+        ParallelizationFactor above 1, as Lambda does, the records are split by partition key
+        into that many lanes delivered at once, each lane in order: one key's (a game's)
+        records keep their order, different keys' overtake each other."""
+        pending, shard.pending = shard.pending, []
+        lanes: list[list[dict[str, Any]]] = [[] for _ in range(source.parallelization)]
+        for record in pending:
+            lanes[_lane(record, source.parallelization)].append(record)
+        lanes = [lane for lane in lanes if lane]
+        if len(lanes) == 1:
+            return self._deliver_lane(source, lanes[0])
+        with ThreadPoolExecutor(len(lanes), thread_name_prefix="stream-lane") as pool:
+            return sum(pool.map(lambda lane: self._deliver_lane(source, lane), lanes))
+
+    def _deliver_lane(self, source: StreamSource, records: list[dict[str, Any]]) -> int:
+        size = source.batch_size
+        return sum(
+            self._deliver(source, records[i : i + size]) for i in range(0, len(records), size)
+        )
+
+    def _deliver(self, source: StreamSource, batch: list[dict[str, Any]]) -> int:
+        """Invoke with ``batch``, retrying as the mapping would."""
         remaining = batch
         retries = 0
         while True:
@@ -261,19 +312,40 @@ class StreamPump:
         return min(found), f"batchItemFailures {failures!r}"
 
     def run(self, stop: threading.Event, interval: float = 0.1) -> None:
-        """Drain every ``interval`` seconds until ``stop`` is set; errors are logged, not raised."""
+        """Drain every ``interval`` seconds until ``stop`` is set, each source on its own thread
+        as each event source mapping polls on its own (a slow consumer does not hold the
+        others up); errors are logged, not raised."""
         self._stop = stop
+        pollers = [
+            threading.Thread(
+                target=self._poll,
+                args=(index, stop, interval),
+                name=f"streams-{source.function}",
+                daemon=True,
+            )
+            for index, source in enumerate(self.sources)
+        ]
+        for poller in pollers:
+            poller.start()
+        for poller in pollers:
+            poller.join()
+
+    def _poll(self, index: int, stop: threading.Event, interval: float) -> None:
+        function = self.sources[index].function
         last_error: str | None = None
         while not stop.is_set():
             try:
-                self.drain()
+                self._drain_one(index, fresh=False)
             except Exception as err:  # the database restarting, a bug: never the runtime's end
+                stale = self._state.get(index)
+                if stale is not None:
+                    stale.described_at = 0.0  # the table may be new: describe it next time
                 message = f"{type(err).__name__}: {err}"
                 if message != last_error:
-                    self.log(f"streams: polling failed (retrying): {message}")
+                    self.log(f"streams: {function}: polling failed (retrying): {message}")
                 last_error = message
             else:
                 if last_error is not None:
-                    self.log("streams: polling again")
+                    self.log(f"streams: {function}: polling again")
                 last_error = None
             stop.wait(interval)

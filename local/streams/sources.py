@@ -27,6 +27,7 @@ class StreamSource:
     batch_size: int = DEFAULT_BATCH_SIZE
     max_retries: int = -1  # as in the template: -1 means Lambda's "until the records expire"
     report_item_failures: bool = False
+    parallelization: int = 1  # ParallelizationFactor: batches of one shard at once, by key
     filters: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -73,6 +74,7 @@ def stream_sources(template: Template) -> list[StreamSource]:
                 table=table,
                 batch_size=int(ev.get("BatchSize", DEFAULT_BATCH_SIZE)),
                 max_retries=int(ev.get("MaximumRetryAttempts", -1)),
+                parallelization=int(ev.get("ParallelizationFactor", 1)),
                 report_item_failures="ReportBatchItemFailures"
                 in ev.get("FunctionResponseTypes", []),
                 filters=filters,

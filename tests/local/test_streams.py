@@ -19,6 +19,7 @@ import pytest
 
 from local import ddb
 from local.streams import StreamPump, StreamSource, stream_sources
+from local.streams.pump import _lane
 from local.template import Template
 
 TEMPLATE = Template()
@@ -297,6 +298,59 @@ def test_batches_hold_at_most_batch_size_records_in_stream_order(ddb_endpoint: s
     )
 
 
+def keys_in_other_lanes(lanes: int) -> tuple[str, str]:
+    """Two item keys the pump puts in different lanes."""
+    first = key("lane")
+    while True:
+        second = key("lane")
+        lane = [
+            _lane({"dynamodb": {"Keys": {"pk": {"S": pk}, "sk": {"S": "GAME"}}}}, lanes)
+            for pk in (first, second)
+        ]
+        if lane[0] != lane[1]:
+            return first, second
+
+
+@pytest.mark.ddb
+def test_parallel_lanes_keep_each_items_order_and_do_not_wait_for_each_other(
+    ddb_endpoint: str,
+) -> None:
+    stream = Stream(ddb_endpoint, parallelization=4, batch_size=2)
+    slow, quick = keys_in_other_lanes(4)
+    for version in range(1, 4):  # slow, quick, slow, quick, ...: the stream interleaves them
+        stream.put(slow, archive=version)
+        stream.put(quick, archive=version)
+    quick_seen = threading.Event()
+
+    def respond(event: dict[str, Any]) -> None:
+        pks = {r["dynamodb"]["Keys"]["pk"]["S"] for r in event["Records"]}
+        if quick in pks:
+            quick_seen.set()
+        elif not quick_seen.wait(10):  # one lane after the other would wait here for nothing
+            raise AssertionError("the quick lane waited for the slow one")
+
+    stream.function.respond = respond
+    assert stream.drain(6) == 6
+    assert not any("failed" in line for line in stream.logs), stream.logs
+    for pk in (slow, quick):
+        mine = [
+            (r["dynamodb"]["SequenceNumber"], r["dynamodb"]["NewImage"]["archive"]["N"])
+            for e in stream.function.events
+            for r in e["Records"]
+            if r["dynamodb"]["Keys"]["pk"]["S"] == pk
+        ]
+        assert [version for _, version in mine] == ["1", "2", "3"]  # in order, each once
+    for batch in stream.function.batches():
+        assert len(batch) <= 2 and len(set(batch)) == 1  # a batch holds one lane's records
+
+
+def test_the_notifier_reads_its_stream_in_parallel_lanes() -> None:
+    (source,) = [s for s in stream_sources(TEMPLATE) if s.function == "NotifyFunction"]
+    event = TEMPLATE.resources["NotifyFunction"]["Properties"]["Events"]["GameChanged"]
+    assert source.parallelization == event["Properties"]["ParallelizationFactor"] == 10
+    assert archive_source().parallelization == 1
+
+
 @pytest.mark.ddb
 def test_a_reported_item_failure_redelivers_from_that_record_on(ddb_endpoint: str) -> None:
     stream = Stream(ddb_endpoint)
@@ -429,13 +483,13 @@ def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.Monkey
     endpoint = f"http://127.0.0.1:{ddb.free_port()}"  # nothing listens there
     pump = StreamPump(endpoint, TEMPLATE, TEMPLATE.table_names(), Function(), logs.append)
     polls = threading.Semaphore(0)
-    drain = pump.drain
+    drain = pump._drain_one
 
-    def counted() -> int:
+    def counted(index: int, fresh: bool) -> int:
         polls.release()
-        return drain()
+        return drain(index, fresh)
 
-    monkeypatch.setattr(pump, "drain", counted)
+    monkeypatch.setattr(pump, "_drain_one", counted)
     stop = threading.Event()
     thread = threading.Thread(target=pump.run, args=(stop, 0.01), daemon=True)
     thread.start()
@@ -447,7 +501,11 @@ def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.Monkey
         stop.set()
         thread.join(timeout=20)
     assert not thread.is_alive()
-    assert len(logs) == 1 and "polling failed" in logs[0], logs  # logged once, not per poll
+    # each source's poller logged once, not once per poll
+    assert sorted(logs) == sorted(
+        f"streams: {s.function}: polling failed (retrying): {logs[0].split('(retrying): ')[1]}"
+        for s in pump.sources
+    ), logs
 
 
 class FakeStreams:
