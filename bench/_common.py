@@ -17,6 +17,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -402,7 +403,92 @@ class Runtime:
             self.request("POST", "/dev/token", {"player": player, "name": player})[1]["token"]
         )
 
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time so far of the runtime's processes, by role: ``database`` (DynamoDB Local's
+        JVM), ``workers`` (the function containers) and ``front`` (the HTTP and WebSocket
+        server, the stream pump, the sweeper). Read from /proc: empty where there is none."""
+        roles: dict[str, float] = {}
+        ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        for pid in _process_tree(self.process.pid):
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                    command = cmdline.read()
+            except OSError:
+                continue
+            role = (
+                "database"
+                if b"java" in command
+                else "workers"
+                if b"multiprocessing" in command
+                else "front"
+            )
+            roles[role] = roles.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+        return roles
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=30)
+
+
+def _process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (Linux /proc; just ``root`` elsewhere)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat") if Path("/proc").is_dir() else []:
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.parent.name))
+    found, queue = [], [root]
+    while queue:
+        pid = queue.pop()
+        found.append(pid)
+        queue += children.get(pid, [])
+    return found
+
+
+class Inbox:
+    """A socket's messages, each stamped when it arrived (a thread reads them)."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, open_timeout=10)
+        self.arrived: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
+        self.latest: dict[str, int] = {}  # per game, the highest version announced
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for raw in self.ws:
+                at = time.perf_counter()
+                message = json.loads(raw)
+                if message.get("type") == "game_changed":
+                    with self.changed:
+                        key = (message["game"], message["version"])
+                        self.arrived.setdefault(key, (at, message))
+                        game = message["game"]
+                        self.latest[game] = max(self.latest.get(game, 0), message["version"])
+                        self.changed.notify_all()
+        except ConnectionClosed:
+            pass
+
+    def wait(self, game: str, version: int, within: float) -> tuple[float, dict[str, Any]] | None:
+        with self.changed:
+            self.changed.wait_for(lambda: (game, version) in self.arrived, timeout=within)
+            return self.arrived.get((game, version))
+
+    def wait_newer(self, game: str, version: int, within: float) -> bool:
+        """Whether a change of ``game`` past ``version`` was announced (within ``within`` s)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.latest.get(game, 0) > version, timeout=within)
+
+    def close(self) -> None:
+        self.ws.close()

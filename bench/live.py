@@ -16,49 +16,19 @@ queue's. The goal is a p95 under 1 s.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import threading
 import time
-from typing import Any
 
-from _common import Runtime, add_common_arguments, banner, footer, percentile, use_tree, write_json
-
-
-class Inbox:
-    """A socket's messages, each stamped when it arrived (a thread reads them)."""
-
-    def __init__(self, url: str) -> None:
-        from websockets.sync.client import connect
-
-        self.ws = connect(url, open_timeout=10)
-        self.arrived: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
-        self.changed = threading.Condition()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            for raw in self.ws:
-                at = time.perf_counter()
-                message = json.loads(raw)
-                if message.get("type") == "game_changed":
-                    with self.changed:
-                        key = (message["game"], message["version"])
-                        self.arrived.setdefault(key, (at, message))
-                        self.changed.notify_all()
-        except ConnectionClosed:
-            pass
-
-    def wait(self, game: str, version: int, within: float) -> tuple[float, dict[str, Any]] | None:
-        with self.changed:
-            self.changed.wait_for(lambda: (game, version) in self.arrived, timeout=within)
-            return self.arrived.get((game, version))
-
-    def close(self) -> None:
-        self.ws.close()
+from _common import (
+    Inbox,
+    Runtime,
+    add_common_arguments,
+    banner,
+    footer,
+    percentile,
+    use_tree,
+    write_json,
+)
 
 
 def inbox_item(

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from _common import (
+    Inbox,
     Runtime,
     add_common_arguments,
     banner,
@@ -42,6 +43,11 @@ from _common import (
     write_json,
 )
 
+#: how long a phone waits for its socket before reading anyway
+SILENCE_SECONDS = 5.0
+#: how often a phone without a socket reads the game while it waits (``--phones poll``)
+POLL_SECONDS = 0.02
+
 
 @dataclass
 class Figures:
@@ -51,10 +57,16 @@ class Figures:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: Counter[tuple[str, int]] = field(default_factory=Counter)
 
+    silences: int = 0  # waits for a change the socket did not announce in time
+
     def record(self, route: str, status: int, seconds: float) -> None:
         with self.lock:
             self.latencies[route].append(seconds * 1000)
             self.statuses[(route, status)] += 1
+
+    def count_silence(self) -> None:
+        with self.lock:
+            self.silences += 1
 
 
 @dataclass
@@ -74,49 +86,70 @@ def timed(
     return status, headers, body
 
 
-def phone(runtime: Runtime, figures: Figures, game: Game, token: str, lock: threading.Lock) -> None:
-    """Read, and move on one's turn, until the game is over."""
+def phone(
+    runtime: Runtime,
+    figures: Figures,
+    game: Game,
+    token: str,
+    lock: threading.Lock,
+    socket: bool,
+) -> None:
+    """Move on one's turn, and read when the socket says the game changed (``socket``; else
+    every ``POLL_SECONDS``), until the game is over."""
+    inbox = Inbox(f"ws://127.0.0.1:{runtime.port}/ws?token={token}") if socket else None
     tag: str | None = None
     view: dict[str, Any] = {}
-    while True:
-        headers = {"If-None-Match": tag} if tag else None
-        status, answer_headers, body = timed(
-            runtime,
-            figures,
-            "GET /games/{id}",
-            "GET",
-            f"/games/{game.id}",
-            token=token,
-            headers=headers,
-        )
-        if status == 200:
-            view, tag = body, answer_headers.get("ETag")
-        elif status != 304:
-            game.errors.append(f"GET {status}: {body}")
-            return
-        if view["status"] != "playing":
-            return
-        if view["turn"] != view["you"]["seat"]:
-            time.sleep(0.02)  # the other phone's turn: poll again shortly
-            continue
-        action, move = choose(view)
-        status, _, body = timed(
-            runtime,
-            figures,
-            f"POST {action}",
-            "POST",
-            f"/games/{game.id}/{action}",
-            body=move,
-            token=token,
-        )
-        if status == 200:
-            with lock:
-                game.accepted += 1
-                game.versions.append(body["version"])
-            view, tag = body, None
-        elif status not in (409, 412, 422):  # a lost race is retried from a fresh view
-            game.errors.append(f"{action} {status}: {body}")
-            return
+    try:
+        while True:
+            headers = {"If-None-Match": tag} if tag else None
+            status, answer_headers, body = timed(
+                runtime,
+                figures,
+                "GET /games/{id}",
+                "GET",
+                f"/games/{game.id}",
+                token=token,
+                headers=headers,
+            )
+            if status == 200:
+                view, tag = body, answer_headers.get("ETag")
+            elif status != 304:
+                game.errors.append(f"GET {status}: {body}")
+                return
+            while view["status"] == "playing":
+                if view["turn"] != view["you"]["seat"]:
+                    # the other phone's turn: read when the socket announces a change, or
+                    # after a while without one, as an app polls when a message goes missing
+                    if inbox is None:
+                        time.sleep(POLL_SECONDS)
+                    elif not inbox.wait_newer(game.id, view["version"], SILENCE_SECONDS):
+                        figures.count_silence()
+                    break
+                action, move = choose(view)
+                status, _, body = timed(
+                    runtime,
+                    figures,
+                    f"POST {action}",
+                    "POST",
+                    f"/games/{game.id}/{action}",
+                    body=move,
+                    token=token,
+                )
+                if status == 200:
+                    with lock:
+                        game.accepted += 1
+                        game.versions.append(body["version"])
+                    view, tag = body, None  # the answer is the view: no read after one's move
+                elif status in (409, 412, 422):  # a lost race is retried from a fresh view
+                    break
+                else:
+                    game.errors.append(f"{action} {status}: {body}")
+                    return
+            else:
+                return
+    finally:
+        if inbox is not None:
+            inbox.close()
 
 
 def invariants(runtime: Runtime, game: Game, token: str) -> list[str]:
@@ -150,8 +183,9 @@ def invariants(runtime: Runtime, game: Game, token: str) -> list[str]:
     return broken
 
 
-def ceiling(runtime: Runtime, threads: int, seconds: float) -> float:
-    """GetItem + conditional PutItem pairs per second that DynamoDB Local answers."""
+def ceiling(runtime: Runtime, threads: int, seconds: float) -> tuple[float, int]:
+    """GetItem + conditional PutItem pairs per second that DynamoDB Local answers, and how
+    many it answered."""
     import boto3
 
     client = boto3.client(
@@ -184,7 +218,7 @@ def ceiling(runtime: Runtime, threads: int, seconds: float) -> float:
         worker.start()
     for worker in workers:
         worker.join()
-    return sum(done) / (time.perf_counter() - started)
+    return sum(done) / (time.perf_counter() - started), sum(done)
 
 
 def main() -> int:
@@ -193,6 +227,12 @@ def main() -> int:
     parser.add_argument("--match", choices=["single", "preset"], default="single")
     parser.add_argument("--workers", type=int, default=4, help="the runtime's LOCAL_WORKERS")
     parser.add_argument("--ceiling-seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--phones",
+        choices=["socket", "poll"],
+        default="socket",
+        help="socket: read when the WebSocket announces a change; poll: read every 20 ms",
+    )
     add_common_arguments(parser)
     args = parser.parse_args()
     tree = use_tree(args.tree)
@@ -216,25 +256,37 @@ def main() -> int:
             games.append((Game(created["id"]), tokens))
         lock = threading.Lock()
         phones = [
-            threading.Thread(target=phone, args=(runtime, figures, game, token, lock))
+            threading.Thread(
+                target=phone,
+                args=(runtime, figures, game, token, lock, args.phones == "socket"),
+            )
             for game, tokens in games
             for token in tokens
         ]
         play_started = time.perf_counter()
+        cpu_before, own_before = runtime.cpu_seconds(), time.process_time()
         for thread in phones:
             thread.start()
         for thread in phones:
             thread.join()
         elapsed = time.perf_counter() - play_started
+        cpu = {
+            role: seconds - cpu_before.get(role, 0.0)
+            for role, seconds in runtime.cpu_seconds().items()
+        }
+        cpu["phones"] = time.process_time() - own_before
         broken = {game.id: invariants(runtime, game, tokens[0]) for game, tokens in games}
-        pairs = ceiling(runtime, len(phones), args.ceiling_seconds)
+        database_before = runtime.cpu_seconds().get("database", 0.0)
+        pairs, pairs_done = ceiling(runtime, len(phones), args.ceiling_seconds)
+        pair_ms = (runtime.cpu_seconds().get("database", 0.0) - database_before) * 1000
+        pair_ms /= max(pairs_done, 1)
     finally:
         runtime.stop()
 
     moves = sum(game.accepted for game, _ in games)
     rate = moves / elapsed
     print(
-        f"\n{args.games} games ({args.match}) by {len(phones)} phones at once, "
+        f"\n{args.games} games ({args.match}) by {len(phones)} phones ({args.phones}) at once, "
         f"{args.workers} runtime workers: {moves} moves in {elapsed:.1f} s = {rate:.1f} moves/s"
     )
     print(f"\n{'route':<20}{'requests':>9}{'p50':>8}{'p95':>8}{'p99':>8}  statuses")
@@ -248,6 +300,15 @@ def main() -> int:
             f"{route:<20}{len(values):>9}{percentile(values, 0.5):>8.1f}"
             f"{percentile(values, 0.95):>8.1f}{percentile(values, 0.99):>8.1f}  {statuses}"
         )
+    moves_or_one = max(moves, 1)
+    print(
+        f"\nCPU per move ({sum(cpu.values()) / elapsed:.2f} of the machine's "
+        f"{os.cpu_count()} cores busy): "
+        + ", ".join(
+            f"{role} {seconds / moves_or_one * 1000:.1f} ms" for role, seconds in cpu.items()
+        )
+    )
+    print(f"socket silences (a read after {SILENCE_SECONDS:.0f} s unannounced): {figures.silences}")
     failures = {gid: b for gid, b in broken.items() if b}
     print(f"\ninvariants: {len(games) - len(failures)} of {len(games)} games hold every one")
     for gid, what in list(failures.items())[:10]:
@@ -255,6 +316,11 @@ def main() -> int:
     print(
         f"DynamoDB Local ceiling ({len(phones)} threads, GetItem + conditional PutItem): "
         f"{pairs:.0f} pairs/s; moves/s over the ceiling: {rate / pairs:.2f}"
+    )
+    database_ms = cpu.get("database", 0.0) / moves_or_one * 1000
+    print(
+        f"DynamoDB Local's CPU: {pair_ms:.1f} ms a pair, {database_ms:.1f} ms a move "
+        f"(a move is {database_ms / max(pair_ms, 1e-9):.1f} pairs of database work)"
     )
     write_json(
         args.json,
@@ -264,7 +330,11 @@ def main() -> int:
             "moves_per_second": rate,
             "ceiling_pairs_per_second": pairs,
             "ratio": rate / pairs,
+            "database_cpu_ms_per_pair": pair_ms,
             "broken_games": len(failures),
+            "silences": figures.silences,
+            "phones": args.phones,
+            "cpu_ms_per_move": {r: s / max(moves, 1) * 1000 for r, s in cpu.items()},
             "p99_ms": {r: percentile(v, 0.99) for r, v in figures.latencies.items()},
             "statuses": {f"{r} {s}": c for (r, s), c in figures.statuses.items()},
         },
