@@ -39,6 +39,7 @@ from _common import (
     harness,
     item_size,
     new_game,
+    percentile,
     raw_client,
     use_tree,
     write_json,
@@ -273,7 +274,6 @@ PRICES = {
 MEMORY_GB = 0.5  # the template's MemorySize
 #: a 512 MB function gets about a third of a vCPU: handler time measured here, times this
 CPU_SCALE = 3.0
-STREAM_INVOCATION_MS = 20.0  # an assumed stream batch of one record (archive, notify)
 
 
 @dataclass
@@ -287,14 +287,14 @@ class MatchBill:
     view_reads: int = 0
     handler_ms: list[float] = field(default_factory=list)
     stream_records: int = 0
+    stream_ms: list[float] = field(default_factory=list)  # each stream batch's handler time
     rru: float = 0.0
     wru: float = 0.0
     notifications: int = 0
 
     def dollars(self) -> dict[str, float]:
-        billed_ms = sum(math.ceil(ms * CPU_SCALE) for ms in self.handler_ms)
-        billed_ms += self.stream_records * STREAM_INVOCATION_MS
-        invocations = self.api_requests + self.stream_records
+        billed_ms = sum(math.ceil(ms * CPU_SCALE) for ms in self.handler_ms + self.stream_ms)
+        invocations = self.api_requests + len(self.stream_ms)
         return {
             "API requests": self.api_requests * PRICES["api_request"],
             "Lambda requests": invocations * PRICES["lambda_request"],
@@ -331,9 +331,11 @@ def bill_match(
     or its read). ``phones``: "live", every other person reads the new view after each change
     (the socket's ``game_changed``); "turns", as a correspondence player's app does, a person
     reads when a notification tells them (the turn passed to them, a hand or the match ended).
-    The stream consumers run after each change."""
+    The stream consumers run after each change, so each of their batches holds one change's
+    records (a quiet stream's worst case: busy shards batch many games' changes together)."""
     bill = MatchBill(preset, players, phones)
     requests.calls.clear()
+    batches_before = len(api.stream_batches)
 
     def send(method: str, path: str, player: str, body: Any = None) -> Any:
         reply = as_player(api, method, path, player, body)
@@ -365,6 +367,7 @@ def bill_match(
                 held[seat] = send("GET", f"/games/{game}", f"p{seat}")
                 bill.view_reads += 1
         bill.stream_records += api.drain()
+    bill.stream_ms = [seconds * 1000 for _, _, seconds in api.stream_batches[batches_before:]]
     for call in requests.calls:
         if call.operation in READS:
             bill.rru += call.total or 0
@@ -434,8 +437,8 @@ def measure_keyed(api: Any, requests: DynamoRequests, seed: int, moves: int) -> 
 def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
     print(
         "\nd. Dollars per 1,000 whole matches at us-east-1 list prices (no Idempotency-Key; "
-        f"Lambda time = handler time here x {CPU_SCALE:g}, stream batches "
-        f"{STREAM_INVOCATION_MS:g} ms each, arm64 at {MEMORY_GB * 1024:.0f} MB)"
+        f"Lambda time = handler time here x {CPU_SCALE:g}, the stream consumers' "
+        f"batches too, arm64 at {MEMORY_GB * 1024:.0f} MB)"
     )
     figures: dict[str, Any] = {}
     for bill in bills:
@@ -445,7 +448,8 @@ def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
         print(
             f"  {bill.preset} ({bill.players} players, {bill.phones} phones): {bill.moves} moves, "
             f"{bill.api_requests} API requests ({bill.view_reads} of them other players' reads), "
-            f"{bill.stream_records} stream records, {bill.rru:g} RRU, {bill.wru:g} WRU, "
+            f"{bill.stream_records} stream records in {len(bill.stream_ms)} batches (median "
+            f"{percentile(bill.stream_ms, 0.5):.1f} ms here), {bill.rru:g} RRU, {bill.wru:g} WRU, "
             f"{bill.notifications} notifications"
         )
         for name, dollars in parts.items():

@@ -96,6 +96,8 @@ class Harness:
         self.endpoint = endpoint
         self.quiet = quiet
         self._pump: StreamPump | None = None
+        #: every stream batch delivered: (function, records, seconds in the handler)
+        self.stream_batches: list[tuple[str, int, float]] = []
 
     # ---------------------------------------------------------------- HTTP API routes
 
@@ -172,14 +174,23 @@ class Harness:
         if self._pump is None:
             endpoint = self.endpoint or os.environ["AWS_ENDPOINT_URL_DYNAMODB"]
             self._pump = StreamPump(
-                endpoint, self.template, self.template.table_names(), self._consume
+                endpoint,
+                self.template,
+                self.template.table_names(),
+                self._consume,
+                concurrent_lanes=False,  # the functions run in this process, one at a time
             )
         return self._pump.drain()
 
     def _consume(self, source: StreamSource, event: dict[str, Any]) -> Any:
         handler = load_handler(source.code_uri, source.handler)
         with self._output():
-            return handler(event, LambdaContext(function_name=source.function))
+            started = time.perf_counter()
+            try:
+                return handler(event, LambdaContext(function_name=source.function))
+            finally:
+                elapsed = time.perf_counter() - started
+                self.stream_batches.append((source.function, len(event["Records"]), elapsed))
 
 
 @contextlib.contextmanager

@@ -85,6 +85,7 @@ class StreamPump:
         log: Callable[[str], None] = _stderr,
         *,
         sources: Sequence[StreamSource] | None = None,
+        concurrent_lanes: bool = True,
     ) -> None:
         self.sources = list(stream_sources(template) if sources is None else sources)
         self.table_names = table_names
@@ -105,6 +106,9 @@ class StreamPump:
         self._state: dict[int, _Stream] = {}  # per index in sources
         self._warned: set[str] = set()
         self._locks = [threading.Lock() for _ in self.sources]  # one poller per source
+        # False: lanes one after the other, for functions called in this process (Powertools'
+        # logger and metrics are per process, as in one Lambda container)
+        self.concurrent_lanes = concurrent_lanes
         self._stop: threading.Event | None = None
 
     def _stopping(self) -> bool:
@@ -247,8 +251,8 @@ class StreamPump:
         for record in pending:
             lanes[_lane(record, source.parallelization)].append(record)
         lanes = [lane for lane in lanes if lane]
-        if len(lanes) == 1:
-            return self._deliver_lane(source, lanes[0])
+        if len(lanes) == 1 or not self.concurrent_lanes:
+            return sum(self._deliver_lane(source, lane) for lane in lanes)
         with ThreadPoolExecutor(len(lanes), thread_name_prefix="stream-lane") as pool:
             return sum(pool.map(lambda lane: self._deliver_lane(source, lane), lanes))
 
