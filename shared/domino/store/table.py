@@ -47,7 +47,12 @@ class Table:
     ) -> None:
         if client is None:
             config = Config(
-                retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5
+                retries={"max_attempts": 4, "mode": "standard"},
+                connect_timeout=2,
+                read_timeout=5,
+                # the store builds every request itself and DynamoDB validates it again: the
+                # SDK's own check was a fifth of its CPU a request (docs/decisions.md)
+                parameter_validation=False,
             )
             session = boto3.session.Session()
             client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
