@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: help run test test-unit lint format bench build validate generators clean
+.PHONY: help run test test-unit lint format bench build invoke validate generators clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -68,13 +68,28 @@ bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark script in bench/ (not its _
 	  echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done
 
+# the template's runtime: sam build needs its Python; on PATH (a pyenv shim counts only if it
+# runs), else any pyenv 3.13
+PY313 ?= $(shell { python3.13 -c 'import sys; print(sys.executable)' 2>/dev/null; \
+            for p in "$$(pyenv root 2>/dev/null || echo "$$HOME/.pyenv")"/versions/3.13*/bin/python3.13; do \
+              [ -x "$$p" ] && echo "$$p"; done; } | head -n1)
+
 build: $(SAM)  ## sam build (the layer from shared/, one folder per function), with bytecode
-	$(SAM) build --template template.yaml
+	@test -n "$(PY313)" || { \
+	  echo "make build: sam build needs Python 3.13 (the template's Runtime: python3.13); none runs"; \
+	  echo "from PATH or pyenv. Install it with one of:"; \
+	  echo "  pyenv install 3.13        (then make build again; pyenv is found by itself)"; \
+	  echo "  apt-get install python3.13  /  brew install python@3.13"; \
+	  echo "or point at one: make build PY313=/path/to/python3.13"; exit 1; }
+	PATH="$(dir $(PY313)):$$PATH" $(SAM) build --template template.yaml
 	@# Lambda's code is read-only, so Python would compile our modules on every cold start:
 	@# ship bytecode for the runtime's Python (3.13), checked by hash, not by zip timestamps.
-	@if python3.13 -c "" >/dev/null 2>&1; then \
-	  python3.13 -m compileall -q -j 0 --invalidation-mode unchecked-hash .aws-sam/build; \
-	else echo "WARNING: python3.13 not found: the build ships no bytecode (slower cold starts)"; fi
+	"$(PY313)" -m compileall -q -j 0 --invalidation-mode unchecked-hash .aws-sam/build
+
+invoke: $(STAMP) $(DDB_JAR_STAMP)  ## a function on an event in-process, as sam local invoke: FUNCTION=PlayFunction EVENT=events/play.json
+	@test -n "$(FUNCTION)" -a -n "$(EVENT)" || { \
+	  echo "usage: make invoke FUNCTION=PlayFunction EVENT=events/play.json [INVOKE_ARGS=--endpoint http://127.0.0.1:8000]"; exit 2; }
+	@$(BIN)/python -m local.function "$(FUNCTION)" "$(EVENT)" $(INVOKE_ARGS)
 
 validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and without credentials
 	$(SAM) validate --lint --template template.yaml

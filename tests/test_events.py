@@ -3,80 +3,30 @@
 ``events/<function>.json`` (and ``events/<function>.<variant>.json``) belong to the function
 whose CodeUri is ``functions/<function>/``; each is a valid example, so it must succeed (but
 ``health.unknown-route.json``, the ``$default`` route's, which answers 404). An event
-about a game names a fixed game id (its ``pathParameters.id``); ``SETUP`` prepares that game
-first, through the handlers, so that the event's request is legal for the event's caller.
+about a game names a fixed game id (its ``pathParameters.id``); ``local.scenarios`` prepares
+that game first, through the handlers, so that the event's request is legal for the event's
+caller, as ``make invoke`` does.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from domino.api import http
 from domino.service.inbox import note_view
 
 from local.invoke import LambdaContext, load_handler
+from local.scenarios import SETUP, notified, prepare
 from local.template import Template
-from tests.integration.client import DOS_DEAL, Api
+from tests.integration.client import Api
 
 EVENTS = sorted((Path(__file__).resolve().parents[1] / "events").glob("*.json"))
 TEMPLATE = Template()
 FUNCTIONS = {
     Path(res["Properties"]["CodeUri"]).name: (name, res["Properties"])
     for name, res in TEMPLATE.of_type("AWS::Serverless::Function").items()
-}
-
-
-# ------------------------------------------------------------------ scenarios (DOS_DEAL: bob
-# holds 6-6 and leads it; alice holds no 6, and the boneyard's top tile is 4-6)
-
-
-def waiting_game(api: Api, game: str, **options: Any) -> None:
-    """alice created a two-player game; the second seat is open."""
-    created = api.create("alice", preset="dos-jugadores", players=2, deal=DOS_DEAL, **options)
-    assert created.ok(201)["id"] == game
-
-
-def dealt_game(api: Api, game: str, **options: Any) -> None:
-    """bob took the second seat: the hand is dealt and bob is to lead 6-6."""
-    waiting_game(api, game, **options)
-    api.join(game, "bob").ok()
-
-
-def led_game(api: Api, game: str, **options: Any) -> None:
-    """bob led 6-6: alice, holding no 6, must draw (or pass, when nothing may be drawn)."""
-    dealt_game(api, game, **options)
-    api.play(game, "bob", "6-6").ok()
-
-
-def notified(api: Api, _game: str) -> None:
-    """alice's inbox holds what events/notify.json tells her: bob joined her game."""
-    event = json.loads((EVENTS[0].parent / "notify.json").read_text())
-    name, props = FUNCTIONS["notify"]
-    handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
-    assert handler(event, LambdaContext(function_name=name)) == {"batchItemFailures": []}
-
-
-def account_in_use(api: Api, _game: str) -> None:
-    """trent, whose account events/account.json deletes, waits for a player in one game and
-    plays a bot in another."""
-    api.create("trent", preset="dos-jugadores", players=2).ok(201)
-    api.create("trent", preset="dos-jugadores", players=2, bots=1).ok(201)
-
-
-SETUP: dict[str, Callable[[Api, str], None]] = {
-    "join.json": waiting_game,  # bob joins
-    "get.json": dealt_game,  # alice reads her view
-    "play.json": dealt_game,  # bob leads 6-6
-    "leave.json": dealt_game,  # alice leaves, a bot takes her seat
-    "draw.json": led_game,  # alice draws
-    "moves.json": led_game,  # alice reads the log
-    "pass.json": lambda api, game: led_game(api, game, rules={"draw": "none"}),  # alice passes
-    "notifications.read.json": notified,  # alice reads what bob's join told her
-    "account.json": account_in_use,  # trent deletes his account
 }
 
 
@@ -115,12 +65,7 @@ def test_event_replays_through_its_handler(
     event = json.loads(path.read_text())
     if path.name == "wsauth.json":  # its token is signed by tests/keys' issuer key
         trust_the_test_issuer(monkeypatch)
-    if path.name in SETUP:
-        game = (event.get("pathParameters") or {}).get("id", "")
-        if game:  # the event's game is created with the event's id
-            monkeypatch.setattr("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game)
-        SETUP[path.name](Api(), game)
-        monkeypatch.undo()
+    prepare(Api(), path, event)  # the game the event is about, under the event's id
     result = handler(event, LambdaContext(function_name=name))
     if "Records" in event:  # a DynamoDB stream batch: no record failed
         assert result == {"batchItemFailures": []}, result
