@@ -175,20 +175,27 @@ def inbox() -> InboxQueries:
 def notifier() -> Notifier:
     from domino.service.devices import PushChannel
     from domino.service.inbox import Notifier
+    from domino.service.reach import ChangeReach, ReachConnections, ReachDevices
     from domino.store.inbox import DynamoInbox
+    from domino.store.reach import DynamoReach
 
     games = service().store
+    clock = service().commands.writes.clock
+    # one query a player a change for both channels: their devices and sockets sort together
+    reach = ChangeReach(DynamoReach(table()), clock)
     channels: list[Channel] = [
-        PushChannel(device_store(), push(), lambda p: len(games.games_on_turn(p)))
+        PushChannel(
+            ReachDevices(device_store(), reach), push(), lambda p: len(games.games_on_turn(p))
+        )
     ]
     live_channel = None
     sockets = socket_gateway()
     if sockets is not None:
         from domino.service.live import LiveChannel
 
-        live_channel = LiveChannel(connection_store(), sockets, service().commands.writes.clock)
+        live_channel = LiveChannel(ReachConnections(connection_store(), reach), sockets, clock)
         channels.append(live_channel)
-    return Notifier(DynamoInbox(table()), channels, live_channel)
+    return Notifier(DynamoInbox(table()), channels, live_channel, reach)
 
 
 @lru_cache(maxsize=1)

@@ -18,6 +18,7 @@ from typing import Any
 from domino.engine.errors import InvalidInput
 from domino.service.notices import notices, seated
 from domino.service.ports import Channel, DeviceStore, InboxStore, LiveChanges
+from domino.service.reach import ChangeReach
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, Page
 from domino.store.errors import Unavailable
@@ -37,10 +38,12 @@ class Notifier:
         inbox: InboxStore,
         channels: Sequence[Channel] = (),
         live: LiveChanges | None = None,
+        reach: ChangeReach | None = None,
     ) -> None:
         self.inbox = inbox
         self.channels = channels
         self.live = live  # tells the players a change notified of nothing that it happened
+        self.reach = reach  # the channels' reads of a player, once per change
 
     def on_change(self, old_image: Item | None, new_image: Item | None) -> int:
         """Write (and send) what the change from ``old_image`` to ``new_image`` notifies;
@@ -48,6 +51,8 @@ class Notifier:
         new = record_from_image(new_image) if new_image else None
         if new is None:
             return 0
+        if self.reach is not None:
+            self.reach.reset()
         old = record_from_image(old_image) if old_image else None
         written = 0
         found = notices(old, new)

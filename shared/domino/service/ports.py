@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from domino.store.accounts import Profile
     from domino.store.devices import Device
     from domino.store.inbox import Note
+    from domino.store.reach import Reach
     from domino.store.replies import StoredReply
 
 
@@ -164,6 +165,12 @@ class ConnectionStore(Protocol):
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
         """The player's open connections and when each opened (epoch milliseconds)."""
         ...
+
+
+class ReachStore(Protocol):
+    """A player's devices and open sockets read together (``domino.store.reach``)."""
+
+    def of_player(self, player: str, now: int) -> Reach: ...
 
 
 class SocketGateway(Protocol):

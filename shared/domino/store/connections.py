@@ -56,10 +56,7 @@ class DynamoConnections:
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         """The player's open connections and their locales (TTL deletes late: an expired one
         is left out)."""
-        return [
-            (item["sk"]["S"].removeprefix(CONN_PREFIX), item.get("locale", {}).get("S"))
-            for item in self._items(player, now)
-        ]
+        return [connection(item) for item in self._items(player, now)]
 
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
         """The player's open connections and when each opened (epoch milliseconds)."""
@@ -77,4 +74,14 @@ class DynamoConnections:
             KeyConditionExpression="pk = :pk AND begins_with(sk, :c)",
             ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":c": CONN_PREFIX}),
         )
-        return [item for item in items if int(item["ttl"]["N"]) > now]
+        return [item for item in items if is_open(item, now)]
+
+
+def is_open(item: dict[str, Any], now: int) -> bool:
+    """A connection item TTL has not deleted yet but should have is closed."""
+    return int(item["ttl"]["N"]) > now
+
+
+def connection(item: dict[str, Any]) -> tuple[str, str | None]:
+    """A connection item's id and locale."""
+    return item["sk"]["S"].removeprefix(CONN_PREFIX), item.get("locale", {}).get("S")

@@ -53,7 +53,7 @@ class DynamoDevices:
             ConsistentRead=True,
         )
         item = response.get("Item")
-        return _device(player, item) if item else None
+        return device(player, item) if item else None
 
     def delete(self, player: str, device_id: str) -> None:
         self.table.call(
@@ -69,11 +69,14 @@ class DynamoDevices:
                 {":pk": player_key(player), ":d": DEVICE_PREFIX}
             ),
         )
-        devices = [_device(player, item) for item in items]
-        return sorted(devices, key=lambda d: d.updated_at, reverse=True)
+        return newest_first([device(player, item) for item in items])
 
 
-def _device(player: str, item: dict[str, dict[str, Any]]) -> Device:
+def newest_first(devices: list[Device]) -> list[Device]:
+    return sorted(devices, key=lambda d: d.updated_at, reverse=True)
+
+
+def device(player: str, item: dict[str, dict[str, Any]]) -> Device:
     locale = item.get("locale")
     return Device(
         player=player,

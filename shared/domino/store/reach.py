@@ -1,0 +1,43 @@
+"""Where a player can be reached, read in one query: their devices (``DEVICE#<id>``) and open
+sockets (``CONN#<id>``) sort next to each other in the player's partition, with no other kind
+of item between them (``DONE#`` sorts after ``DEVICE#``; games, notes and the profile later
+still), so ``sk BETWEEN "CONN#" AND "DEVICE#\\uffff"`` reads exactly both."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from domino.store.connections import CONN_PREFIX, connection, is_open
+from domino.store.devices import DEVICE_PREFIX, Device, device, newest_first
+from domino.store.records import player_key, to_attributes
+from domino.store.table import Table
+
+#: above every device's sort key, below anything that sorts after them
+LAST = DEVICE_PREFIX + "\uffff"
+
+
+class Reach(NamedTuple):
+    devices: list[Device]  # the most recently registered first
+    sockets: list[tuple[str, str | None]]  # open connections: (id, locale)
+
+
+class DynamoReach:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def of_player(self, player: str, now: int) -> Reach:
+        bounds = {":pk": player_key(player), ":first": CONN_PREFIX, ":last": LAST}
+        items = self.table.query(
+            TableName=self.table.name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :first AND :last",
+            ExpressionAttributeValues=to_attributes(bounds),
+        )
+        devices: list[Device] = []
+        sockets: list[tuple[str, str | None]] = []
+        for item in items:
+            key = item["sk"]["S"]
+            if key.startswith(DEVICE_PREFIX):
+                devices.append(device(player, item))
+            elif key.startswith(CONN_PREFIX) and is_open(item, now):
+                sockets.append(connection(item))
+        return Reach(newest_first(devices), sockets)
