@@ -574,6 +574,19 @@ function renderGame() {
   if (game.last_hand) root.append(lastHandElement(game));
   root.append(movesElement(game));
   main.replaceChildren(root);
+  fitBoard(root);
+}
+
+/** A cross or star wider than the screen is shrunk to fit (down to 40 %), then scrolls. */
+function fitBoard(root) {
+  const field = root.querySelector(".board .field");
+  const card = root.querySelector(".board-card");
+  if (!field || !card) return;
+  const style = getComputedStyle(card);
+  const room = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = field.offsetWidth;
+  if (width > room) field.style.zoom = String(Math.max(0.4, room / width));
+  card.scrollLeft = (card.scrollWidth - card.clientWidth) / 2;
 }
 
 function shareBox(game) {

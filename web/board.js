@@ -62,19 +62,34 @@ export function arms(board, layout) {
   return { first: [a, b], lines };
 }
 
-// How each arm of a cross or star runs out from the centre: "row" arms grow to the right,
-// "row-reverse" to the left, "col" down, "col-reverse" up; diagonals are rows turned 45°.
-const ARM_FLOW = {
-  north: "col-reverse", south: "col", east: "row", west: "row-reverse",
-  northeast: "row", southeast: "row", southwest: "row-reverse", northwest: "row-reverse",
+// Where each arm of a cross or star runs from the centre: a unit direction on screen (y grows
+// downwards), and how far from the centre its first tile starts (in cells, see --c in the CSS;
+// the opening double is 1 cell wide and 2 tall). Diagonals start far enough out to clear the
+// neighbouring sides' first tiles.
+const SQRT1_2 = Math.SQRT1_2;
+const ARMS = {
+  north: [0, -1, 1], east: [1, 0, 0.5], south: [0, 1, 1], west: [-1, 0, 0.5],
+  northeast: [SQRT1_2, -SQRT1_2, 1.35], southeast: [SQRT1_2, SQRT1_2, 1.35],
+  southwest: [-SQRT1_2, SQRT1_2, 1.35], northwest: [-SQRT1_2, -SQRT1_2, 1.35],
 };
+const GAP = 0.1;
 
-function placedTile(entry, flow) {
-  const across = entry.inner === entry.outer; // a double lies across its arm
-  const vertical = flow.startsWith("col") ? !across : across;
-  const reversed = flow.endsWith("reverse");
-  const [first, second] = reversed ? [entry.outer, entry.inner] : [entry.inner, entry.outer];
+/** A tile of an arm, drawn along the arm (a double across it), facing away from the centre. */
+function armTile(entry, dx, dy) {
+  const double = entry.inner === entry.outer;
+  const vertical = dx === 0 ? !double : double;
+  // along +x or +y the inner half comes first; along -x or -y the outer half does
+  const forwards = dx > 0 || (dx === 0 && dy > 0);
+  const [first, second] = forwards ? [entry.inner, entry.outer] : [entry.outer, entry.inner];
   return tileElement(first, second, { vertical });
+}
+
+/** Mark `el` to be centred on (x, y) cells, turned `degrees`. */
+function put(el, x, y, degrees = 0) {
+  el.dataset.x = String(x);
+  el.dataset.y = String(y);
+  el.dataset.turn = String(degrees);
+  return el;
 }
 
 function endMarker(end, pips, options) {
@@ -109,21 +124,50 @@ export function boardElement(board, layout, options = {}) {
   if (layout === "line") {
     const row = h("div", { class: "line-row" });
     if (ends.has("left")) row.append(endMarker("left", ends.get("left"), options));
-    for (const entry of [...(laid.lines.left || [])].reverse()) row.append(placedTile(entry, "row-reverse"));
+    for (const entry of [...(laid.lines.left || [])].reverse()) row.append(armTile(entry, -1, 0));
     row.append(tileElement(a, b, { vertical: a === b }));
-    for (const entry of laid.lines.right || []) row.append(placedTile(entry, "row"));
+    for (const entry of laid.lines.right || []) row.append(armTile(entry, 1, 0));
     if (ends.has("right")) row.append(endMarker("right", ends.get("right"), options));
     root.append(row);
     return root;
   }
-  const centre = h("div", { class: "centre" }, tileElement(a, b, { vertical: true }));
-  root.append(centre);
-  for (const [end, flow] of Object.entries(ARM_FLOW)) {
+  // a cross or a star: every tile placed by coordinates around the opening double
+  const placed = [put(tileElement(a, b, { vertical: true }), 0, 0)];
+  const extents = [[0.5, 1, 0, 0]];
+  for (const [end, [dx, dy, start]] of Object.entries(ARMS)) {
     if (layout === "cross" && end.length > 5) continue; // diagonals: star only
-    const arm = h("div", { class: `arm ${end} ${flow}` });
-    for (const entry of laid.lines[end] || []) arm.append(placedTile(entry, flow));
-    if (ends.has(end)) arm.append(endMarker(end, ends.get(end), options));
-    root.append(arm);
+    const diagonal = dx !== 0 && dy !== 0;
+    const degrees = diagonal ? (dx * dy > 0 ? 45 : -45) : 0;
+    let distance = start + GAP;
+    for (const entry of laid.lines[end] || []) {
+      const length = entry.inner === entry.outer ? 1 : 2;
+      const middle = distance + length / 2;
+      const el = armTile(entry, diagonal ? Math.sign(dx) : dx, diagonal ? 0 : dy);
+      placed.push(put(el, dx * middle, dy * middle, degrees));
+      const half = diagonal ? 1.1 : 0;
+      const [w, hgt] = diagonal ? [half, half] : dx === 0 ? [length === 1 ? 1 : 0.5, length / 2] : [length / 2, length === 1 ? 1 : 0.5];
+      extents.push([w, hgt, dx * middle, dy * middle]);
+      distance += length + GAP;
+    }
+    if (ends.has(end)) {
+      const middle = distance + 0.5;
+      placed.push(put(endMarker(end, ends.get(end), options), dx * middle, dy * middle));
+      extents.push([0.6, 0.6, dx * middle, dy * middle]);
+    }
   }
+  const minX = Math.min(...extents.map(([w, , x]) => x - w)) - 0.2;
+  const maxX = Math.max(...extents.map(([w, , x]) => x + w)) + 0.2;
+  const minY = Math.min(...extents.map(([, hh, , y]) => y - hh)) - 0.2;
+  const maxY = Math.max(...extents.map(([, hh, , y]) => y + hh)) + 0.2;
+  const field = h("div", { class: "field" });
+  field.style.width = `calc(var(--c) * ${(maxX - minX).toFixed(3)})`;
+  field.style.height = `calc(var(--c) * ${(maxY - minY).toFixed(3)})`;
+  for (const el of placed) {
+    el.style.left = `calc(var(--c) * ${(Number(el.dataset.x) - minX).toFixed(3)})`;
+    el.style.top = `calc(var(--c) * ${(Number(el.dataset.y) - minY).toFixed(3)})`;
+    el.style.transform = `translate(-50%, -50%) rotate(${el.dataset.turn}deg)`;
+    field.append(el);
+  }
+  root.append(field);
   return root;
 }
