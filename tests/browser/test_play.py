@@ -100,6 +100,8 @@ def test_two_people_play_one_hand_of_dos_jugadores(
     ana_context = browser.new_context(viewport=DESKTOP, locale="es-ES")
     beto_context = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True)
     try:
+        # Beto's socket is refused: his page must fall back to polling with ETags
+        beto_context.route_web_socket("**/ws?*", lambda socket: socket.close())
         ana, beto = ana_context.new_page(), beto_context.new_page()
         sign_in(ana, runtime.base, "Ana")
         assert ana.text_content("#signout") == "Salir"  # Spanish from the browser's language
@@ -120,6 +122,8 @@ def test_two_people_play_one_hand_of_dos_jugadores(
         ana.screenshot(path=tmp_path / "04-ana-playing.png")
         beto.screenshot(path=tmp_path / "05-beto-playing.png")
         assert beto.text_content("#signout") == "Sign out"
+        assert beto.get_attribute("#live", "data-state") == "polling"
+        assert ana.get_attribute("#live", "data-state") == "live"
 
         play_until_finished([ana, beto], tmp_path)
         for name, page in (("ana", ana), ("beto", beto)):
