@@ -22,8 +22,10 @@ const state = {
 const main = document.getElementById("main");
 const errorBox = document.getElementById("error");
 const live = new Live(onLiveMessage, (value) => {
+  const reconnected = value === "live" && state.live !== "live";
   state.live = value;
   renderLiveBadge();
+  if (reconnected) (currentGameId() ? refreshGame : refreshLobby)(); // what the gap missed
 });
 let pollTimer = null;
 
@@ -223,7 +225,15 @@ async function refreshLobby() {
   }
 }
 
+/** The lobby; a refresh redraws the lists only, never the form being filled in. */
 function renderLobby() {
+  const lobby = main.querySelector(".lobby");
+  if (lobby) {
+    lobby.querySelector("#my-games").replaceWith(myGamesCard());
+    lobby.querySelector("#inbox").replaceWith(inboxCard());
+    lobby.querySelector("#open-games").replaceWith(openGamesCard());
+    return;
+  }
   main.replaceChildren(
     h("div", { class: "lobby" }, newGameForm(), myGamesCard(), inboxCard(), openGamesCard()),
   );
@@ -486,7 +496,12 @@ async function act(path, body = {}) {
     await fetchMoves();
     renderGame();
   });
-  if (!errorBox.hidden) renderGame();
+  if (!errorBox.hidden) {
+    // refused (a stale view, a move no longer legal): show the game as it is now
+    state.selected = null;
+    await refreshGame();
+    renderGame();
+  }
 }
 
 function play(tile, end) {
@@ -647,7 +662,7 @@ function handElement(game, myTurn) {
     { class: "controls" },
     h("button", { type: "button", id: "draw", disabled: !(myTurn && you.can_draw), onclick: () => act("draw") }, t("draw")),
     h("button", { type: "button", id: "pass", disabled: !(myTurn && you.can_pass), onclick: () => act("pass") }, t("pass")),
-    h("button", { type: "button", id: "leave", class: "ghost", onclick: () => act("leave") }, t("leave")),
+    h("button", { type: "button", id: "leave", class: "ghost", onclick: () => confirm(t("leaveConfirm")) && act("leave") }, t("leave")),
   );
   const section = h("section", { class: "card", "aria-label": t("yourHand") }, h("h3", {}, t("yourHand")), hand);
   if (state.selected) {

@@ -36,8 +36,9 @@ def create_game(page: Any, preset: str, players: int, bots: int, single: bool) -
     page.fill("#bots", str(bots))
     page.set_checked("#single", single)
     page.click("#create")
-    game = page.wait_for_selector("#game")
-    return str(game.get_attribute("data-game"))
+    page.wait_for_selector("#game, #error:not([hidden])")
+    assert page.locator("#error").is_hidden(), page.text_content("#error")
+    return str(page.get_attribute("#game", "data-game"))
 
 
 def game_attr(page: Any, name: str) -> str:
