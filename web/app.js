@@ -250,7 +250,7 @@ function newGameForm() {
   const level = h(
     "select",
     { id: "bot-level", name: "bot_level" },
-    ["random", "greedy", "strategist"].map((l) => h("option", { value: l }, l)),
+    ["random", "greedy", "strategist"].map((l) => h("option", { value: l }, t("level_" + l))),
   );
   level.value = "strategist";
   const single = h("input", { id: "single", name: "single", type: "checkbox" });
@@ -401,7 +401,7 @@ async function openGame(gameId, created) {
   } catch (err) {
     showError(err);
     if (!state.game) {
-      main.replaceChildren(h("p", {}, h("button", { type: "button", onclick: () => go(null) }, t("back"))));
+      main.replaceChildren(h("p", {}, h("button", { type: "button", id: "back", onclick: () => go(null) }, "← " + t("back"))));
       return;
     }
   }

@@ -134,6 +134,16 @@ def test_two_people_play_one_hand_of_dos_jugadores(
         verdicts = {ana.text_content(".verdict"), beto.text_content(".verdict")}
         assert verdicts <= {"¡Ganaste!", "Perdiste.", "Empate", "You won!", "You lost.", "A draw"}
         assert ana.locator("#moves li").count() >= 2
+
+        # back in the lobby: the game is listed, and the inbox told of it (then marked read)
+        ana.click("#back")
+        ana.wait_for_selector(f"#my-games [data-game='{game}']")
+        ana.wait_for_selector("#inbox .notes li", timeout=UPDATE_MS)
+        ana.screenshot(path=tmp_path / "07-lobby-inbox.png", full_page=True)
+        if ana.locator("#mark-read").count():
+            ana.click("#mark-read")
+            ana.wait_for_selector("#mark-read", state="detached")
+        assert ana.locator("#inbox .notes li.unread").count() == 0
     finally:
         ana_context.close()
         beto_context.close()
@@ -146,6 +156,11 @@ def test_one_person_plays_clasico_against_three_bots(
     try:
         page = context.new_page()
         sign_in(page, runtime.base, "Carla")
+        # the API's errors are shown as it words them, with their code
+        page.goto(runtime.base + "/?game=no-such-game")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "(game_not_found)" in str(page.text_content("#error"))
+        page.click("#back")
         create_game(page, "clasico", players=4, bots=3, single=False)
         page.wait_for_selector("#game[data-status=playing]")
         assert page.locator(".seat").count() == 4
