@@ -8,6 +8,9 @@ contract's JSON shape ``{"error": {"code": ..., "message": ...}}``: an unknown r
 ``payload_too_large``), and what HTTP itself refuses: a malformed request or body (400), an
 over-long request line (414) or header (431), all with the code ``invalid_request``.
 
+The web client (``web/``) is served beside the API: ``GET /`` is its page and ``GET /web/...``
+its files (``local.static``); no route of the template starts there.
+
 The template's WebSocket API is served on the same port (``local.websocket``): clients connect
 to ``ws://127.0.0.1:PORT/ws?token=<dev token>`` and the handlers post to them through the
 management API under ``/ws/@connections/`` (``WS_ENDPOINT``), which only loopback clients may
@@ -35,7 +38,7 @@ from domino.api.messages import negotiate
 from domino.engine.errors import fill
 from domino.limits import MAX_BODY_BYTES
 
-from local import ddb, tokens, websocket
+from local import ddb, static, tokens, websocket
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFailed
 from local.environment import DevClock, local_environment
 from local.invoke import http_event
@@ -296,6 +299,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         body = self.read_body()
         if body is None:
             return
+        if method in ("GET", "HEAD") and static.is_static(split.path):
+            self.web_file(split.path)
+            return
         if split.path == DEV_TOKEN_PATH:
             self.dev_token(method, body)
             return
@@ -374,6 +380,21 @@ class RequestHandler(BaseHTTPRequestHandler):
         else:
             payload = raw.encode() if isinstance(raw, str) else json.dumps(raw).encode()
         self.send(int(result["statusCode"]), payload, headers, result.get("cookies"))
+
+    def web_file(self, path: str) -> None:
+        """``GET /`` and ``GET /web/...``: the web client's files (local/static.py); any other
+        path under ``/web/`` is 404 ``not_found`` as an unknown route is."""
+        found = static.answer(path, self.headers.get("If-None-Match"))
+        if found is None:
+            self.fail(
+                404,
+                "not_found",
+                "No route for {method} {path}.",
+                method=self.command,
+                path=path[:200],
+            )
+            return
+        self.send(*found)
 
     def open_websocket(self, hub: WebSocketHub) -> None:
         """``GET /ws``: the handshake (http.server has read it: its bytes are handed on as

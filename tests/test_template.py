@@ -227,3 +227,24 @@ def test_the_deployed_authorizers_trust_only_the_stacks_issuer() -> None:
     ws_env = template.resources["WsAuthFunction"]["Properties"]["Environment"]["Variables"]
     assert ws_env["JWT_ISSUER"] == issuer
     assert "domino-local" not in (REPO / "template.yaml").read_text()
+
+
+def test_the_web_client_may_call_the_api_from_its_origin() -> None:
+    """CORS on the HttpApi (README "Host the web client"): the web origin is a parameter, the
+    headers the client sends are allowed and the ones it reads are exposed; no credentials."""
+    doc = Template().doc
+    assert doc["Parameters"]["WebOrigin"]["Type"] == "CommaDelimitedList"
+    assert doc["Parameters"]["WebOrigin"]["Default"] == "*"
+    cors = doc["Resources"]["HttpApi"]["Properties"]["CorsConfiguration"]
+    assert cors["AllowOrigins"] == Intrinsic("Ref", "WebOrigin")
+    assert {
+        "Authorization",
+        "Content-Type",
+        "If-Match",
+        "If-None-Match",
+        "Idempotency-Key",
+        "Accept-Language",
+    } <= set(cors["AllowHeaders"])
+    assert {"ETag", "Location", "Retry-After", "Idempotency-Replayed"} <= set(cors["ExposeHeaders"])
+    assert {"GET", "POST", "PUT", "PATCH", "DELETE"} <= set(cors["AllowMethods"])
+    assert cors["AllowCredentials"] is False

@@ -1,0 +1,93 @@
+"""The web client's files (``web/``), served by the local runtime beside the API.
+
+``GET /`` is ``web/index.html`` and ``GET /web/<file>`` any other file of ``web/``; no API
+route starts with ``/web/`` and ``/`` has none, so no route of the template changes. Only the
+suffixes below are served, with their content types; a path that leaves ``web/`` (``..``, an
+encoded slash or backslash, a symlink out) or names a folder, a dotfile or any other suffix is
+not found. Answers carry a strong ``ETag`` (a digest of the bytes) and ``Cache-Control:
+no-cache``: a browser revalidates every load and gets 304 for what did not change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from urllib.parse import unquote
+
+from local.paths import REPO_ROOT
+
+WEB_ROOT = REPO_ROOT / "web"
+PREFIX = "/web/"
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".txt": "text/plain; charset=utf-8",
+}
+#: what the page may load and connect to: itself, and an API and WebSocket elsewhere when
+#: web/config.js or the query string names one
+POLICY = (
+    "default-src 'self'; img-src 'self' data:; connect-src 'self' http: https: ws: wss:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def is_static(path: str) -> bool:
+    """Whether a request path (without its query) belongs to the web client."""
+    return path == "/" or path.startswith(PREFIX)
+
+
+def resolve(path: str, root: Path = WEB_ROOT) -> Path | None:
+    """The file a static path names, or None when it names none that may be served."""
+    if path == "/":
+        relative = "index.html"
+    elif path.startswith(PREFIX):
+        relative = unquote(path[len(PREFIX) :])
+    else:
+        return None
+    parts = relative.split("/")
+    if (
+        not relative
+        or "\\" in relative
+        or "\x00" in relative
+        or any(part in ("", ".", "..") or part.startswith(".") for part in parts)
+    ):
+        return None
+    base = root.resolve()
+    try:
+        target = (base / relative).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    if not target.is_relative_to(base) or not target.is_file():
+        return None
+    if target.suffix.lower() not in CONTENT_TYPES:
+        return None
+    return target
+
+
+def answer(
+    path: str, if_none_match: str | None, root: Path = WEB_ROOT
+) -> tuple[int, bytes, dict[str, str]] | None:
+    """Status, body and headers for a GET of a static path, or None when it is not found."""
+    target = resolve(path, root)
+    if target is None:
+        return None
+    body = target.read_bytes()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {
+        "Content-Type": CONTENT_TYPES[target.suffix.lower()],
+        "ETag": etag,
+        "Cache-Control": "no-cache",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+    if target.suffix.lower() == ".html":
+        headers["Content-Security-Policy"] = POLICY
+    if if_none_match and etag in [tag.strip() for tag in if_none_match.split(",")]:
+        return 304, b"", headers
+    return 200, body, headers
