@@ -117,8 +117,11 @@ def render_you(console: Console, view: Mapping[str, Any], you: Mapping[str, Any]
     if you.get("drawn"):
         console.print(Text(f"you drew {tile_text(you['drawn'])}"), style="yellow")
     if legal:
+        ends_of: dict[str, list[str]] = {}  # a tile once, with every end it fits
+        for play in legal:
+            ends_of.setdefault(play["tile"], []).extend([play["end"]] if play.get("end") else [])
         plays = ", ".join(
-            play["tile"] + (f" {play['end']}" if play.get("end") else "") for play in legal
+            tile + (f" {'/'.join(ends)}" if ends else "") for tile, ends in ends_of.items()
         )
         console.print(Text(f"legal: {plays}"), style="green")
 
