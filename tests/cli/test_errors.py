@@ -134,3 +134,12 @@ def test_every_change_gets_its_own_key(flaky: str) -> None:
     finally:
         Flaky.failures = 2
     assert len(set(Flaky.keys)) == 2
+
+
+def test_watch_with_a_bad_token_is_refused_without_showing_it(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    stranger = Player("", "", cli_env(runtime, tmp_path, token="secret-garbage"))
+    result = stranger.run("watch", "some-game", "--timeout", "5", expect=3)
+    assert "HTTP 401" in result.stderr and "domino login" in result.stderr
+    assert "secret-garbage" not in result.output

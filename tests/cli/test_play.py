@@ -194,3 +194,34 @@ def test_watch_redraws_on_a_change(player: Callable[[str], Player]) -> None:
             watcher.kill()
     assert watcher.returncode == 0, errors
     assert "version 2" in out and "Bob" in out and "your hand:" in out
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots", "arms"),
+    [
+        ("cruzado", 2, ("north", "east", "south", "west")),
+        ("chipre", 3, ("north", "east", "south", "west", "northeast", "northwest")),
+    ],
+)
+def test_a_cross_or_star_is_shown_by_arm(
+    player: Callable[[str], Player], preset: str, bots: int, arms: tuple[str, ...]
+) -> None:
+    alice = player("Alice")
+    game = created_game(alice.run("new", preset, "--bots", str(bots)).stdout)
+    view = alice.view(game)
+    for _ in range(20):  # until the opening double is down and an arm holds a tile
+        if len(view["board"]["tiles"]) > 1 or view["status"] != "playing":
+            break
+        view = take_turn(alice, game)
+    shown = alice.run("show", game).stdout
+    centre = view["board"]["tiles"][0]["tile"]
+    assert centre.split("-")[0] == centre.split("-")[1]  # cross and star open with a double
+    rows = shown.splitlines()
+    assert any(row.startswith("centre ") for row in rows), shown
+    for arm in arms:
+        assert any(row.startswith(f"{arm} ") for row in rows), (arm, shown)
+    for placed in view["board"]["tiles"][1:]:
+        arm_rows = [row for row in rows if row.startswith(f"{placed['end']} ")]
+        low, high = placed["tile"].split("-")
+        if low != high:
+            assert any(f"[{low}|{high}]" in r or f"[{high}|{low}]" in r for r in arm_rows)
