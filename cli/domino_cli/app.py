@@ -33,6 +33,10 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 GameId = Annotated[str, typer.Argument(help="The game's id.")]
+#: Game ids are URL-safe base64 and may start with "-": without this, click would take such an
+#: id for an unknown option. These commands have no short options, so nothing else changes
+#: but that a misspelt option is reported as an extra argument.
+TAKES_A_GAME_ID = {"ignore_unknown_options": True}
 AsJson = Annotated[bool, typer.Option("--json", help="Print the API's JSON answer as it came.")]
 IfMatch = Annotated[
     int | None,
@@ -155,7 +159,7 @@ def fewest_players(client: Api, preset: str, bots: int) -> int:
     return max(int(seats["min"]), min(bots + 1, int(seats["max"])))
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def join(
     game: GameId,
     seat: Annotated[int | None, typer.Option(help="A seat of your choice.")] = None,
@@ -192,7 +196,7 @@ def games(
         render.render_games(out, found)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def show(game: GameId, as_json: AsJson = False) -> None:
     """The board, the seats and scores, your hand (legal tiles starred) and whose turn it is."""
     client = api()
@@ -201,7 +205,7 @@ def show(game: GameId, as_json: AsJson = False) -> None:
     show_view(view, as_json)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def play(
     game: GameId,
     tile: Annotated[str, typer.Argument(help="The tile, as 3-5.")],
@@ -219,7 +223,7 @@ def play(
     show_view(view, as_json)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def draw(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
     """Draw a tile from the boneyard."""
     client = api()
@@ -228,7 +232,7 @@ def draw(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> Non
     show_view(view, as_json)
 
 
-@app.command("pass")
+@app.command("pass", context_settings=TAKES_A_GAME_ID)
 def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
     """Pass (only when you can neither play nor draw)."""
     client = api()
@@ -237,7 +241,7 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
     show_view(view, as_json)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def leave(game: GameId, as_json: AsJson = False) -> None:
     """Leave a game: before the deal your seat frees up; later a bot takes it (a forfeit)."""
     client = api()
@@ -246,7 +250,7 @@ def leave(game: GameId, as_json: AsJson = False) -> None:
     show_view(view, as_json)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def moves(game: GameId, as_json: AsJson = False) -> None:
     """The game's move log (another player's drawn tiles stay hidden)."""
     client = api()
@@ -265,7 +269,7 @@ def moves(game: GameId, as_json: AsJson = False) -> None:
         render.render_moves(out, found)
 
 
-@app.command()
+@app.command(context_settings=TAKES_A_GAME_ID)
 def watch(
     game: GameId,
     count: Annotated[

@@ -38,6 +38,15 @@ def test_unknown_game_is_game_not_found(player: Callable[[str], Player]) -> None
     assert result.stderr.startswith("error game_not_found: No such game.")
 
 
+def test_an_id_that_looks_like_an_option_is_still_an_id(player: Callable[[str], Player]) -> None:
+    """Ids are URL-safe base64: about one in 32 starts with "-" (and some with "--")."""
+    alice = player("Alice")
+    for game in ("-2LHzqVHvH_XMauWLMKbnA", "--LHzqVHvH_XMauWLMKbnA"):
+        assert "error game_not_found" in alice.run("show", game, expect=1).stderr
+        assert "error game_not_found" in alice.run("play", game, "3-5", expect=1).stderr
+    assert "unexpected extra argument" in alice.run("show", "--jsn", "x", expect=2).output
+
+
 def test_messages_follow_the_locale(player: Callable[[str], Player]) -> None:
     alice = player("Alice")
     alice.env["LANG"] = "es_ES.UTF-8"
