@@ -224,4 +224,5 @@ def test_a_cross_or_star_is_shown_by_arm(
         arm_rows = [row for row in rows if row.startswith(f"{placed['end']} ")]
         low, high = placed["tile"].split("-")
         if low != high:
-            assert any(f"[{low}|{high}]" in r or f"[{high}|{low}]" in r for r in arm_rows)
+            shown_on_arm = any(f"[{low}|{high}]" in r or f"[{high}|{low}]" in r for r in arm_rows)
+            assert shown_on_arm, (placed, view["board"], shown)
