@@ -278,8 +278,9 @@ def watch(
     timeout: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Follow a game live over the WebSocket, redrawn on every change; stops when the match is
-    over. It only shows: play from another terminal with `domino play`."""
+    """Follow a game live: redrawn on every change, until the match is over.
+
+    It only shows (make your moves with `domino play` from another terminal)."""
     settings = config.load()
     client = Api(settings.url, settings.token)
 

@@ -10,12 +10,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from domino_cli.board import draw_board
 
 TURN_MARK = "▶"
+#: the API's game ids: 16 random bytes in URL-safe base64
+GAME_ID_LENGTH = 22
 
 
 def tile_text(tile: str) -> str:
@@ -163,11 +165,21 @@ def render_status(console: Console, view: Mapping[str, Any]) -> None:
         console.print(Text(f"deadline {view['deadline']}", style="dim"))
 
 
+def id_column(header: str = "id") -> Column:
+    """Ids are typed back into commands: never cut short, whatever the terminal's width."""
+    return Column(header, no_wrap=True, min_width=GAME_ID_LENGTH)
+
+
+def when(timestamp: Any) -> str:
+    """``2026-12-01T03:29:07Z`` as ``2026-12-01 03:29:07`` (UTC, as the API gives it)."""
+    return str(timestamp or "").replace("T", " ").removesuffix("Z")
+
+
 def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
     if not games:
         console.print("No games.")
         return
-    table = Table("id", "preset", "status", "turn", "seats", "updated")
+    table = Table(id_column(), "preset", "status", "turn", "seats", "updated")
     for game in games:
         seats = game.get("seats", [])
         if game.get("your_turn"):
@@ -179,9 +191,8 @@ def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
         names = ", ".join(
             (s.get("name") or "(open)") + (" (bot)" if s.get("bot") else "") for s in seats
         )
-        table.add_row(
-            game["id"], game["preset"], game["status"], turn, names, game.get("updated_at", "")
-        )
+        updated = when(game.get("updated_at"))
+        table.add_row(game["id"], game["preset"], game["status"], turn, names, updated)
     console.print(table)
 
 
@@ -203,7 +214,7 @@ def render_moves(console: Console, moves: Sequence[Mapping[str, Any]]) -> None:
             str(move.get("hand_number", "")),
             "" if seat is None else str(seat),
             Text(describe_move(move)),
-            str(move.get("at", "")),
+            when(move.get("at")),
         )
     console.print(table)
 
@@ -213,11 +224,11 @@ def render_inbox(console: Console, inbox: Mapping[str, Any]) -> None:
     console.print(Text(f"{inbox.get('unread', 0)} unread", style="bold"))
     if not notes:
         return
-    table = Table("", "when", "type", "game", "message")
+    table = Table("", "when", "type", id_column("game"), "message")
     for note in notes:
         table.add_row(
             "" if note.get("read") else "●",
-            str(note.get("created_at", "")),
+            when(note.get("created_at")),
             str(note.get("type", "")),
             str(note.get("game", "")),
             Text(f"{note.get('title', '')}: {note.get('body', '')}"),
