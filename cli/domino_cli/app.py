@@ -276,11 +276,15 @@ def watch(
         int | None, typer.Option(help="Stop after this many changes (exit 4 if they don't come).")
     ] = None,
     timeout: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    play_here: Annotated[
+        bool, typer.Option("--play", help="Ask for your move here whenever it is your turn.")
+    ] = False,
     as_json: AsJson = False,
 ) -> None:
     """Follow a game live: redrawn on every change, until the match is over.
 
-    It only shows (make your moves with `domino play` from another terminal)."""
+    It only shows, unless --play: then on your turn it asks for a move (3-5, 3-5 left, draw or
+    pass; an empty line or end of input just watches)."""
     settings = config.load()
     client = Api(settings.url, settings.token)
 
@@ -307,7 +311,43 @@ def watch(
             count=count,
             timeout=timeout,
             on_ready=ready,
+            on_turn=MovePrompt(client, game) if play_here else None,
         )
+
+
+MOVE_PROMPT = "your move (3-5 [end] / draw / pass, empty to wait): "
+
+
+class MovePrompt:
+    """``watch --play``: reads the caller's moves from the terminal while they are on turn."""
+
+    def __init__(self, client: Api, game: str) -> None:
+        self.client, self.game = client, game
+        self.closed = False  # end of input: watch without asking again
+
+    def __call__(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        while not self.closed:
+            try:
+                typed = out.input(MOVE_PROMPT, markup=False).split()
+            except EOFError:
+                self.closed = True
+                break
+            if not typed:
+                return None
+            try:
+                return self.move(typed)
+            except ApiError as error:  # say why and ask again
+                err.print(Text(f"error {error.code}: {error.message}", style="bold red"))
+        return None
+
+    def move(self, typed: list[str]) -> dict[str, Any]:
+        path = f"/games/{self.game}"
+        if typed[0] in ("draw", "pass"):
+            answer: dict[str, Any] = self.client.post(f"{path}/{typed[0]}", {})
+            return answer
+        body = {"tile": typed[0]} | ({"end": typed[1]} if len(typed) > 1 else {})
+        answer = self.client.post(f"{path}/play", body)
+        return answer
 
 
 @app.command()

@@ -2,8 +2,9 @@
 
 The socket only says *that* a game changed (API.md "Notifications"); the view itself comes
 from ``GET /games/{id}``, so what is drawn is always the caller's real view. The socket is
-opened before the first view is read, so no change between the two is missed. The watch shows
-and never plays: moves are made with ``domino play`` from another terminal.
+opened before the first view is read, so no change between the two is missed. By itself the
+watch only shows (moves are made with ``domino play`` from another terminal); given ``on_turn``
+(``domino watch --play``) it asks for a move whenever the caller is on turn.
 """
 
 from __future__ import annotations
@@ -37,9 +38,14 @@ def watch(
     count: int | None = None,
     timeout: float | None = None,
     on_ready: Callable[[], None] = lambda: None,
+    on_turn: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
 ) -> int:
     """Shows the game, then again after each change of it, until ``count`` changes were shown,
-    the match is over, or ``timeout`` seconds passed. Returns how many changes were shown."""
+    the match is over, or ``timeout`` seconds passed. Returns how many changes were shown.
+
+    ``on_turn(view)``, called while the caller is on turn, makes a move and returns the view it
+    answered (shown at once; its own ``game_changed`` is then not shown again), or returns None
+    to keep watching without a move."""
     separator = "&" if "?" in websocket_url else "?"
     url = f"{websocket_url}{separator}{urlencode({'token': api.token or ''})}"
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -50,6 +56,7 @@ def watch(
             show(view)
             seen = int(view["version"])
             on_ready()
+            view, seen = play_while_on_turn(view, seen, show, on_turn)
             last_ping = time.monotonic()
             while view["status"] != "finished" and (count is None or shown < count):
                 now = time.monotonic()
@@ -73,6 +80,7 @@ def watch(
                 seen = max(seen, int(view["version"]))
                 show(view)
                 shown += 1
+                view, seen = play_while_on_turn(view, seen, show, on_turn)
     except InvalidStatus as error:
         # the URL is never shown: it carries the token
         status = error.response.status_code
@@ -81,6 +89,27 @@ def watch(
     except (OSError, WebSocketException) as error:
         raise NetworkError(f"the WebSocket failed: {type(error).__name__}") from None
     return shown
+
+
+def on_turn_now(view: dict[str, Any]) -> bool:
+    you = view.get("you") or {}
+    return view.get("status") == "playing" and "seat" in you and view.get("turn") == you["seat"]
+
+
+def play_while_on_turn(
+    view: dict[str, Any],
+    seen: int,
+    show: Callable[[dict[str, Any]], None],
+    on_turn: Callable[[dict[str, Any]], dict[str, Any] | None] | None,
+) -> tuple[dict[str, Any], int]:
+    """Asks for moves while the caller is on turn (a draw may leave them on turn)."""
+    while on_turn is not None and on_turn_now(view):
+        answered = on_turn(view)
+        if answered is None:
+            break
+        view, seen = answered, max(seen, int(answered["version"]))
+        show(view)
+    return view, seen
 
 
 def is_change_of(message: Any, game_id: str, seen: int) -> bool:

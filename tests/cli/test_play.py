@@ -226,3 +226,28 @@ def test_a_cross_or_star_is_shown_by_arm(
         if low != high:
             shown_on_arm = any(f"[{low}|{high}]" in r or f"[{high}|{low}]" in r for r in arm_rows)
             assert shown_on_arm, (placed, view["board"], shown)
+
+
+def test_watch_play_asks_for_a_move_on_your_turn(player: Callable[[str], Player]) -> None:
+    alice = player("Alice")
+    game = created_game(alice.run("new", "clasico", "--bots", "3").stdout)
+    view = alice.view(game)
+    assert view["turn"] == 0  # the bots move inside the command that hands them the turn
+    you = view["you"]
+    if you["legal"]:
+        choice = you["legal"][0]
+        move = f"{choice['tile']} {choice['end'] or ''}"
+    else:
+        move = "draw" if you["can_draw"] else "pass"
+    typed = f"7-7\n{move}\n"  # a refused move first: the prompt says why and asks again
+    env = {**os.environ, **alice.env, "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, "-m", "domino_cli", "watch", game, "--play", "--timeout", "3"]
+    done = subprocess.run(
+        args, cwd=REPO, env=env, input=typed, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "error invalid_request" in done.stderr
+    after = alice.view(game)
+    assert after["version"] > view["version"]
+    assert f"version {after['version']}" in done.stdout
+    assert done.stdout.count("your move (3-5 [end] / draw / pass") >= 2
