@@ -16,7 +16,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 #: retries of a 503 after the first attempt, and the longest Retry-After we are willing to wait
 RETRIES = 2
@@ -26,6 +26,11 @@ MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 #: what a status means when the body is not the contract's (API Gateway answers 401 and 429
 #: itself, as {"message": ...}: API.md "Deployed differences")
 CODE_OF_STATUS = {401: "unauthorized", 404: "not_found", 429: "throttled", 503: "unavailable"}
+
+
+def game_path(game_id: str) -> str:
+    """``/games/{id}``, the id escaped: whatever is typed stays one path segment."""
+    return f"/games/{quote(game_id, safe='')}"
 
 
 class ApiError(Exception):

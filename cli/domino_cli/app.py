@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from domino_cli import config, live, render
-from domino_cli.api import Api, ApiError, NetworkError
+from domino_cli.api import Api, ApiError, NetworkError, game_path
 
 EXIT_API_ERROR, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 3, 4
 
@@ -168,7 +168,7 @@ def join(
     """Take a seat in a game."""
     client = api()
     with reported():
-        view = client.post(f"/games/{game}/join", {} if seat is None else {"seat": seat})
+        view = client.post(f"{game_path(game)}/join", {} if seat is None else {"seat": seat})
     show_view(view, as_json)
 
 
@@ -201,7 +201,7 @@ def show(game: GameId, as_json: AsJson = False) -> None:
     """The board, the seats and scores, your hand (legal tiles starred) and whose turn it is."""
     client = api()
     with reported():
-        view = client.get(f"/games/{game}")
+        view = client.get(game_path(game))
     show_view(view, as_json)
 
 
@@ -219,7 +219,7 @@ def play(
     client = api()
     body = {"tile": tile} | ({"end": end} if end else {})
     with reported():
-        view = client.post(f"/games/{game}/play", body, if_match=if_match)
+        view = client.post(f"{game_path(game)}/play", body, if_match=if_match)
     show_view(view, as_json)
 
 
@@ -228,7 +228,7 @@ def draw(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> Non
     """Draw a tile from the boneyard."""
     client = api()
     with reported():
-        view = client.post(f"/games/{game}/draw", {}, if_match=if_match)
+        view = client.post(f"{game_path(game)}/draw", {}, if_match=if_match)
     show_view(view, as_json)
 
 
@@ -237,7 +237,7 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
     """Pass (only when you can neither play nor draw)."""
     client = api()
     with reported():
-        view = client.post(f"/games/{game}/pass", {}, if_match=if_match)
+        view = client.post(f"{game_path(game)}/pass", {}, if_match=if_match)
     show_view(view, as_json)
 
 
@@ -246,7 +246,7 @@ def leave(game: GameId, as_json: AsJson = False) -> None:
     """Leave a game: before the deal your seat frees up; later a bot takes it (a forfeit)."""
     client = api()
     with reported():
-        view = client.post(f"/games/{game}/leave", {})
+        view = client.post(f"{game_path(game)}/leave", {})
     show_view(view, as_json)
 
 
@@ -258,7 +258,7 @@ def moves(game: GameId, as_json: AsJson = False) -> None:
     after = 0
     with reported():
         while True:
-            page = client.get(f"/games/{game}/moves", after=after, limit=1000)
+            page = client.get(f"{game_path(game)}/moves", after=after, limit=1000)
             found += page["moves"]
             if not page.get("next"):
                 break
@@ -341,7 +341,7 @@ class MovePrompt:
         return None
 
     def move(self, typed: list[str]) -> dict[str, Any]:
-        path = f"/games/{self.game}"
+        path = game_path(self.game)
         if typed[0] in ("draw", "pass"):
             answer: dict[str, Any] = self.client.post(f"{path}/{typed[0]}", {})
             return answer

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
-from domino_cli.api import Api, NetworkError
+from domino_cli.api import Api, NetworkError, game_path
 
 #: API Gateway closes a socket idle for 10 minutes; the contract asks for a ping every 9
 PING_EVERY_SECONDS = 300.0
@@ -52,7 +52,7 @@ def watch(
     shown = 0
     try:
         with connect(url, open_timeout=OPEN_TIMEOUT_SECONDS) as socket:
-            view = api.get(f"/games/{game_id}")
+            view = api.get(game_path(game_id))
             show(view)
             seen = int(view["version"])
             on_ready()
@@ -76,7 +76,7 @@ def watch(
                     continue
                 if not is_change_of(message, game_id, seen):
                     continue
-                view = api.get(f"/games/{game_id}")
+                view = api.get(game_path(game_id))
                 seen = max(seen, int(view["version"]))
                 show(view)
                 shown += 1

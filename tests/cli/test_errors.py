@@ -45,6 +45,9 @@ def test_an_id_that_looks_like_an_option_is_still_an_id(player: Callable[[str], 
         assert "error game_not_found" in alice.run("show", game, expect=1).stderr
         assert "error game_not_found" in alice.run("play", game, "3-5", expect=1).stderr
     assert "unexpected extra argument" in alice.run("show", "--jsn", "x", expect=2).output
+    # whatever is typed stays the id: it never reaches another route
+    refused = alice.run("show", "../me", expect=1).stderr
+    assert refused.startswith(("error game_not_found", "error not_found")), refused
 
 
 def test_messages_follow_the_locale(player: Callable[[str], Player]) -> None:
