@@ -1,0 +1,375 @@
+"""The ``domino`` command: one subcommand per thing a player does, over the public HTTP API.
+
+Exit codes: 0 done; 1 the API refused (its error code is printed); 2 a usage error (typer's);
+3 the API or its WebSocket could not be reached; 4 ``watch --count`` timed out.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from domino_cli import config, live, render
+from domino_cli.api import Api, ApiError, NetworkError, game_path
+
+EXIT_API_ERROR, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 3, 4
+
+app = typer.Typer(
+    name="domino",
+    help="Play dominoes from the terminal against the domino API.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+GameId = Annotated[str, typer.Argument(help="The game's id.")]
+#: Game ids are URL-safe base64 and may start with "-": without this, click would take such an
+#: id for an unknown option. These commands have no short options, so nothing else changes
+#: but that a misspelt option is reported as an extra argument.
+TAKES_A_GAME_ID = {"ignore_unknown_options": True}
+AsJson = Annotated[bool, typer.Option("--json", help="Print the API's JSON answer as it came.")]
+IfMatch = Annotated[
+    int | None,
+    typer.Option(help="Refuse the move (412 version_mismatch) if the game is past this version."),
+]
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """The API's refusals and network failures as one red line and a non-zero exit."""
+    try:
+        yield
+    except ApiError as error:
+        hint = "  (run `domino login`)" if error.code == "unauthorized" else ""
+        err.print(Text(f"error {error.code}: {error.message}{hint}", style="bold red"))
+        raise typer.Exit(EXIT_API_ERROR) from None
+    except NetworkError as error:
+        err.print(Text(f"network error: {error}", style="bold red"))
+        raise typer.Exit(EXIT_NETWORK) from None
+    except live.WatchTimedOut as error:
+        err.print(Text(f"watch timed out: {error}", style="bold red"))
+        raise typer.Exit(EXIT_TIMED_OUT) from None
+
+
+def api() -> Api:
+    settings = config.load()
+    return Api(settings.url, settings.token)
+
+
+def print_json(value: Any) -> None:
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def show_view(view: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(view)
+    else:
+        render.render_game(out, view)
+
+
+@app.command()
+def login(
+    name: Annotated[str | None, typer.Option(help="Your display name (local runtime).")] = None,
+    player: Annotated[
+        str | None, typer.Option(help="Your player id (local runtime); default: from the name.")
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(help="Store this token (a deployed stack's Cognito/OIDC JWT) as it is."),
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="The API's URL.", show_default=False)] = None,
+    ws_url: Annotated[
+        str | None, typer.Option(help="The WebSocket API's URL (deployed stacks).")
+    ] = None,
+) -> None:
+    """Log in: get a dev token from the local runtime, or store a given token."""
+    stored = config.load()
+    base = (url or stored.url).rstrip("/")
+    with reported():
+        if token is None:
+            player_id = player or player_id_of(name or getpass.getuser())
+            answer = Api(base, None).post("/dev/token", {"player": player_id, "name": name})
+            token = str(answer["token"])
+        me = Api(base, token).get("/me")  # proves the token before it is kept
+    path = config.save(config.Settings(url=base, token=token, ws_url=ws_url or stored.ws_url))
+    out.print(f"Logged in as {me.get('name')} ({me.get('player')}) at {base}.")
+    out.print(Text(f"Settings saved in {path}.", style="dim"))
+
+
+def player_id_of(name: str) -> str:
+    """A player id from a display name: lower case letters, digits, ``-`` and ``_``."""
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "player"
+
+
+@app.command()
+def new(
+    preset: Annotated[str, typer.Argument(help="A preset id: clasico, dos-jugadores, …")],
+    players: Annotated[
+        int | None, typer.Option(help="Seats; default: the fewest the preset allows.")
+    ] = None,
+    bots: Annotated[int, typer.Option(help="Computer players in the last seats.")] = 0,
+    bot_level: Annotated[
+        str | None, typer.Option(help="random, greedy, strategist or expert.")
+    ] = None,
+    private: Annotated[bool, typer.Option(help="Keep the game out of the open list.")] = False,
+    single: Annotated[bool, typer.Option(help="Play one hand, not a whole match.")] = False,
+    name: Annotated[str | None, typer.Option(help="The game's name.")] = None,
+    seed: Annotated[int | None, typer.Option(hidden=True, help="Dev mode: fixed shuffles.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Create a game; you take seat 0."""
+    client = api()
+    with reported():
+        body: dict[str, Any] = {
+            "preset": preset,
+            "players": players or fewest_players(client, preset, bots),
+        }
+        optional = {"bots": bots or None, "bot_level": bot_level, "name": name, "seed": seed}
+        body.update({key: value for key, value in optional.items() if value is not None})
+        if private:
+            body["private"] = True
+        if single:
+            body["rules"] = {"match": "single"}
+        view = client.post("/games", body)
+    if as_json:
+        print_json(view)
+        return
+    out.print(Text(f"Created game {view['id']}", style="bold"))
+    if render.open_seats(view):
+        out.print(f"Others join with:  domino join {view['id']}")
+        out.print(Text(f"(or POST {client.base}/games/{view['id']}/join)", style="dim"))
+    render.render_game(out, view)
+
+
+def fewest_players(client: Api, preset: str, bots: int) -> int:
+    """The preset's minimum seats, or one more than the bots; an unknown preset is left to the
+    API to refuse (400 invalid_request)."""
+    presets = {entry["id"]: entry for entry in client.get("/rules")["presets"]}
+    seats = presets.get(preset, {}).get("players", {"min": 2, "max": 10})
+    return max(int(seats["min"]), min(bots + 1, int(seats["max"])))
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def join(
+    game: GameId,
+    seat: Annotated[int | None, typer.Option(help="A seat of your choice.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Take a seat in a game."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/join", {} if seat is None else {"seat": seat})
+    show_view(view, as_json)
+
+
+@app.command()
+def games(
+    mine: Annotated[bool, typer.Option("--my-turn", help="Only games waiting for you.")] = False,
+    status: Annotated[str | None, typer.Option(help="waiting, playing or finished.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Your games, most recently changed first, with whose turn it is."""
+    client = api()
+    found: list[dict[str, Any]] = []
+    cursor = None
+    with reported():
+        while True:
+            turn = "mine" if mine else None
+            page = client.get("/me/games", status=status, turn=turn, limit=100, cursor=cursor)
+            found += page["games"]
+            cursor = page.get("next")
+            if not cursor:
+                break
+    if as_json:
+        print_json(found)
+    else:
+        render.render_games(out, found)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def show(game: GameId, as_json: AsJson = False) -> None:
+    """The board, the seats and scores, your hand (legal tiles starred) and whose turn it is."""
+    client = api()
+    with reported():
+        view = client.get(game_path(game))
+    show_view(view, as_json)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def play(
+    game: GameId,
+    tile: Annotated[str, typer.Argument(help="The tile, as 3-5.")],
+    end: Annotated[
+        str | None, typer.Option(help="The end (arm) to play on, when it fits more than one.")
+    ] = None,
+    if_match: IfMatch = None,
+    as_json: AsJson = False,
+) -> None:
+    """Play a tile."""
+    client = api()
+    body = {"tile": tile} | ({"end": end} if end else {})
+    with reported():
+        view = client.post(f"{game_path(game)}/play", body, if_match=if_match)
+    show_view(view, as_json)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def draw(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
+    """Draw a tile from the boneyard."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/draw", {}, if_match=if_match)
+    show_view(view, as_json)
+
+
+@app.command("pass", context_settings=TAKES_A_GAME_ID)
+def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
+    """Pass (only when you can neither play nor draw)."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/pass", {}, if_match=if_match)
+    show_view(view, as_json)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def leave(game: GameId, as_json: AsJson = False) -> None:
+    """Leave a game: before the deal your seat frees up; later a bot takes it (a forfeit)."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/leave", {})
+    show_view(view, as_json)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def moves(game: GameId, as_json: AsJson = False) -> None:
+    """The game's move log (another player's drawn tiles stay hidden)."""
+    client = api()
+    found: list[dict[str, Any]] = []
+    after = 0
+    with reported():
+        while True:
+            page = client.get(f"{game_path(game)}/moves", after=after, limit=1000)
+            found += page["moves"]
+            if not page.get("next"):
+                break
+            after = int(page["next"])
+    if as_json:
+        print_json(found)
+    else:
+        render.render_moves(out, found)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def watch(
+    game: GameId,
+    count: Annotated[
+        int | None, typer.Option(help="Stop after this many changes (exit 4 if they don't come).")
+    ] = None,
+    timeout: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    play_here: Annotated[
+        bool, typer.Option("--play", help="Ask for your move here whenever it is your turn.")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Follow a game live: redrawn on every change, until the match is over.
+
+    It only shows, unless --play: then on your turn it asks for a move (3-5, 3-5 left, draw or
+    pass; an empty line or end of input just watches)."""
+    settings = config.load()
+    client = Api(settings.url, settings.token)
+
+    def show_change(view: dict[str, Any]) -> None:
+        if as_json:
+            typer.echo(json.dumps(view, ensure_ascii=False))  # one view per line
+            return
+        if out.is_terminal:
+            out.clear()
+        else:
+            out.rule(f"version {view['version']}")
+        render.render_game(out, view)
+
+    def ready() -> None:
+        if not as_json:
+            out.print(Text(f"watching {game} (Ctrl-C to stop)", style="dim"))
+
+    with reported():
+        live.watch(
+            client,
+            settings.websocket_url,
+            game,
+            show_change,
+            count=count,
+            timeout=timeout,
+            on_ready=ready,
+            on_turn=MovePrompt(client, game) if play_here else None,
+        )
+
+
+MOVE_PROMPT = "your move (3-5 [end] / draw / pass, empty to wait): "
+
+
+class MovePrompt:
+    """``watch --play``: reads the caller's moves from the terminal while they are on turn."""
+
+    def __init__(self, client: Api, game: str) -> None:
+        self.client, self.game = client, game
+        self.closed = False  # end of input: watch without asking again
+
+    def __call__(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        while not self.closed:
+            try:
+                typed = out.input(MOVE_PROMPT, markup=False).split()
+            except EOFError:
+                self.closed = True
+                break
+            if not typed:
+                return None
+            try:
+                return self.move(typed)
+            except ApiError as error:  # say why and ask again
+                err.print(Text(f"error {error.code}: {error.message}", style="bold red"))
+        return None
+
+    def move(self, typed: list[str]) -> dict[str, Any]:
+        path = game_path(self.game)
+        if typed[0] in ("draw", "pass"):
+            answer: dict[str, Any] = self.client.post(f"{path}/{typed[0]}", {})
+            return answer
+        body = {"tile": typed[0]} | ({"end": typed[1]} if len(typed) > 1 else {})
+        answer = self.client.post(f"{path}/play", body)
+        return answer
+
+
+@app.command()
+def inbox(
+    limit: Annotated[int, typer.Option(help="How many notifications, newest first.")] = 20,
+    mark_read: Annotated[bool, typer.Option(help="Mark the ones shown as read.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Your notifications: whose turn, hands and matches over, players joined."""
+    client = api()
+    with reported():
+        page = client.get("/me/notifications", limit=limit)
+        if mark_read and page["notifications"]:
+            client.post("/me/notifications/read", {"until": page["notifications"][0]["id"]})
+    if as_json:
+        print_json(page)
+    else:
+        render.render_inbox(out, page)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

@@ -1,0 +1,161 @@
+"""The board as text: tiles written ``[3|5]`` facing the way they were laid, doubles across.
+
+A game view lists ``board.tiles`` in play order, each a normalised ``"a-b"`` with the ``end``
+(arm) it was laid on; the halves' order is not stored, so it is rebuilt here by following each
+arm's open pips from the first tile outwards. On a ``line`` the first tile a-b opens left = a and
+right = b; on a ``cross`` or ``star`` the first tile is the opening double (the centre) and every
+arm grows out of it (RULES.md, "Ends").
+
+A double is drawn standing across the line, three rows high, with its halves above and below::
+
+         ┌5┐
+    [3|5]│─│[5|6]
+         └5┘
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: the arms of each layout, in the order they are drawn
+ARMS: dict[str, tuple[str, ...]] = {
+    "line": ("left", "right"),
+    "cross": ("north", "east", "south", "west"),
+    "star": (
+        "north",
+        "east",
+        "south",
+        "west",
+        "northeast",
+        "southeast",
+        "southwest",
+        "northwest",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A tile as it lies: ``first`` is the half drawn on the left (or nearer the centre)."""
+
+    first: int
+    second: int
+
+    @property
+    def double(self) -> bool:
+        return self.first == self.second
+
+    def rows(self) -> tuple[str, str, str]:
+        """Three rows of equal width: a plain tile on the middle one, a double across all."""
+        if self.double:
+            pips = str(self.first)
+            return f"┌{pips}┐", f"│{'─' * len(pips)}│", f"└{pips}┘"
+        text = f"[{self.first}|{self.second}]"
+        blank = " " * len(text)
+        return blank, text, blank
+
+
+def halves(tile: str) -> tuple[int, int]:
+    low, high = tile.split("-")
+    return int(low), int(high)
+
+
+def laid(tile: str, open_pips: int) -> Piece:
+    """``tile`` laid against ``open_pips``: that half first, the other half outwards."""
+    low, high = halves(tile)
+    return Piece(open_pips, high if low == open_pips else low)
+
+
+def line_pieces(tiles: Sequence[Mapping[str, Any]]) -> list[Piece]:
+    """A line's tiles from its left end to its right end."""
+    if not tiles:
+        return []
+    low, high = halves(tiles[0]["tile"])
+    chain: deque[Piece] = deque([Piece(low, high)])
+    left, right = low, high
+    for placed in tiles[1:]:
+        if placed["end"] == "left":
+            piece = laid(placed["tile"], left)
+            chain.appendleft(Piece(piece.second, piece.first))  # read left to right
+            left = piece.second
+        else:
+            piece = laid(placed["tile"], right)
+            chain.append(piece)
+            right = piece.second
+    return list(chain)
+
+
+def arm_pieces(tiles: Sequence[Mapping[str, Any]], arms: Iterable[str]) -> dict[str, list[Piece]]:
+    """A cross's or star's tiles by arm, each arm from the centre outwards (the centre, the
+    first tile, not included)."""
+    by_arm: dict[str, list[Piece]] = {arm: [] for arm in arms}
+    if not tiles:
+        return by_arm
+    centre, _ = halves(tiles[0]["tile"])
+    open_pips = dict.fromkeys(by_arm, centre)
+    for placed in tiles[1:]:
+        arm = placed["end"]
+        piece = laid(placed["tile"], open_pips.get(arm, centre))
+        by_arm.setdefault(arm, []).append(piece)
+        open_pips[arm] = piece.second
+    return by_arm
+
+
+def draw_pieces(pieces: Sequence[Piece], width: int) -> list[str]:
+    """The pieces side by side, wrapped to ``width`` columns; rows with nothing on them (no
+    double in that stretch) are left out."""
+    lines: list[str] = []
+    row: list[tuple[str, str, str]] = []
+    used = 0
+    for piece in pieces:
+        drawn = piece.rows()
+        if row and used + len(drawn[1]) > width:
+            lines += _joined(row)
+            row, used = [], 0
+        row.append(drawn)
+        used += len(drawn[1])
+    if row:
+        lines += _joined(row)
+    return lines
+
+
+def _joined(row: list[tuple[str, str, str]]) -> list[str]:
+    joined = ["".join(parts[i] for parts in row) for i in range(3)]
+    return [text.rstrip() for text in joined if text.strip()]
+
+
+def draw_board(board: Mapping[str, Any], layout: str, width: int = 80) -> list[str]:
+    """The whole board as lines of text: a line left to right, or the centre and then each
+    arm on its own line with the pips it shows (``·`` for an arm not open yet)."""
+    tiles = board.get("tiles") or []
+    if not tiles:
+        return ["(the board is empty)"]
+    ends = {end["end"]: end["pips"] for end in board.get("ends") or []}
+    if layout == "line":
+        pieces = line_pieces(tiles)
+        lines = draw_pieces(pieces, width)
+        left, right = ends.get("left", "·"), ends.get("right", "·")
+        return [*lines, f"ends: left {left} · right {right}"]
+    arms = ARMS.get(layout, ARMS["star"])
+    label_width = max(len(name) for name in (*arms, "centre")) + 1
+    centre = Piece(*halves(tiles[0]["tile"]))
+    lines = labelled("centre", _joined([centre.rows()]), label_width, "")
+    for arm, pieces in arm_pieces(tiles, arms).items():
+        shows = ends.get(arm)
+        tail = f"  → {shows}" if shows is not None else "  (not open yet)"
+        drawn = draw_pieces(pieces, max(width - label_width - 20, 10)) or ["·"]
+        lines += labelled(arm, drawn, label_width, tail)
+    return lines
+
+
+def labelled(label: str, drawn: list[str], width: int, tail: str) -> list[str]:
+    """``drawn`` behind a column of ``width``: ``label`` on the row the line runs through (not
+    a double's top half), ``tail`` after the last row."""
+    middle = next((i for i, text in enumerate(drawn) if not text.lstrip().startswith("┌")), 0)
+    return [
+        f"{label if i == middle else '':<{width}}{text}{tail if i == len(drawn) - 1 else ''}"
+        for i, text in enumerate(drawn)
+    ]

@@ -1,0 +1,61 @@
+"""The board's drawing (no I/O): tiles facing the way they were laid, doubles across, arms."""
+
+from __future__ import annotations
+
+from domino_cli.board import draw_board
+
+
+def board(*plays: tuple[str, str | None], ends: dict[str, int]) -> dict[str, object]:
+    return {
+        "tiles": [{"tile": tile, "seat": 0, "end": end} for tile, end in plays],
+        "ends": [{"end": end, "pips": pips} for end, pips in ends.items()],
+    }
+
+
+def test_a_line_reads_from_its_left_end_to_its_right_end() -> None:
+    line = board(
+        ("6-6", None), ("4-6", "right"), ("3-6", "left"), ("3-3", "left"), ("2-4", "right"),
+        ends={"left": 3, "right": 2},
+    )  # fmt: skip
+    assert draw_board(line, "line") == [
+        "┌3┐     ┌6┐",
+        "│─│[3|6]│─│[6|4][4|2]",
+        "└3┘     └6┘",
+        "ends: left 3 · right 2",
+    ]
+
+
+def test_a_long_line_wraps_to_the_width() -> None:
+    line = board(("1-2", None), ("2-3", "right"), ("3-4", "right"), ends={"left": 1, "right": 4})
+    assert draw_board(line, "line", width=10)[:2] == ["[1|2][2|3]", "[3|4]"]
+
+
+def test_a_cross_is_drawn_by_arm() -> None:
+    cross = board(
+        ("6-6", None), ("4-6", "north"), ("3-6", "east"), ("3-3", "east"), ("2-4", "north"),
+        ends={"north": 2, "east": 3, "south": 6, "west": 6},
+    )  # fmt: skip
+    assert draw_board(cross, "cross") == [
+        "       ┌6┐",
+        "centre │─│",
+        "       └6┘",
+        "north  [6|4][4|2]  → 2",
+        "            ┌3┐",
+        "east   [6|3]│─│",
+        "            └3┘  → 3",
+        "south  ·  → 6",
+        "west   ·  → 6",
+    ]
+
+
+def test_a_star_shows_its_diagonals_closed_until_the_sides_are_covered() -> None:
+    star = board(
+        ("9-9", None), ("5-9", "south"), ends={"north": 9, "east": 9, "south": 5, "west": 9}
+    )
+    drawn = draw_board(star, "star")
+    assert "south     [9|5]  → 5" in drawn
+    assert "northwest ·  (not open yet)" in drawn
+
+
+def test_an_empty_board() -> None:
+    assert draw_board({"tiles": [], "ends": []}, "line") == ["(the board is empty)"]
