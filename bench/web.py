@@ -19,25 +19,13 @@ Without Chromium or Playwright it says so and measures nothing.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
-from pathlib import Path
 from typing import Any
 
 from _common import Runtime, add_common_arguments, banner, footer, use_tree, write_json
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from local.chromium import CHROMIUM, LAUNCH_ARGS, missing
 
 
 def load(page: Any, url: str, ready: str) -> tuple[int, int, float]:
@@ -72,8 +60,8 @@ def main() -> None:
     except ImportError:
         print("Playwright is not installed (pip install -e '.[dev]'): nothing measured")
         return
-    if not CHROMIUM.is_file():
-        print(f"no Chromium at {CHROMIUM} (apt-get install chromium): nothing measured")
+    if why := missing():
+        print(f"{why}: nothing measured")
         return
     files = sorted(p for p in (tree.path / "web").rglob("*") if p.is_file())
     print(f"web/ holds {len(files)} files, {sum(p.stat().st_size for p in files)} bytes:")
@@ -90,7 +78,7 @@ def main() -> None:
         )
         first, again, signin, board = [], [], [], []
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
             for _ in range(args.runs):
                 context = browser.new_context(viewport={"width": 1200, "height": 900})
                 page = context.new_page()

@@ -6,24 +6,12 @@ Without that browser, or without Playwright, these tests fail and say why: they 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from local.chromium import CHROMIUM, LAUNCH_ARGS, missing
 
 
 @pytest.fixture(scope="session")
@@ -32,14 +20,11 @@ def browser() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError as err:  # pragma: no cover - the dev extras pin it
         pytest.fail(f"Playwright is not installed ({err}): pip install -e '.[dev]'")
-    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(
-            f"no Chromium at {CHROMIUM}: install it (apt-get install -y chromium) or set "
-            "CHROMIUM to a Chromium binary; the browser tests need a real browser"
-        )
+    if why := missing():
+        pytest.fail(f"{why}; the browser tests need a real browser")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=ARGS
+            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
         )
         try:
             yield launched

@@ -12,7 +12,6 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,15 +96,6 @@ class Server:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    running = Server()
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def assert_error(answer: tuple[int, dict[str, str], Any], status: int, code: str) -> None:

@@ -5,7 +5,6 @@ web/ is reachable, and every API route and the 404 of an unknown route stay as t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,6 @@ import pytest
 from local import static
 
 from .test_server import Server, assert_error
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    running = Server()
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def get(
