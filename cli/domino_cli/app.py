@@ -6,9 +6,11 @@ Exit codes: 0 done; 1 the API refused (its error code is printed); 2 a usage err
 
 from __future__ import annotations
 
+import dataclasses
 import getpass
 import json
 import re
+import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -17,10 +19,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from domino_cli import config, live, render
+from domino_cli import config, live, oauth, render
 from domino_cli.api import Api, ApiError, NetworkError, game_path
 
-EXIT_API_ERROR, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 3, 4
+EXIT_API_ERROR, EXIT_USAGE, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 2, 3, 4  # 2: as typer's own
 
 app = typer.Typer(
     name="domino",
@@ -63,7 +65,22 @@ def reported() -> Iterator[None]:
 
 def api() -> Api:
     settings = config.load()
-    return Api(settings.url, settings.token)
+    token = settings.token
+    if (
+        token
+        and settings.refresh_token
+        and settings.auth_domain
+        and settings.client_id
+        and oauth.expires_soon(token)
+    ):
+        hosted = oauth.Hosted(settings.auth_domain, settings.client_id)
+        try:
+            token = oauth.renew(hosted, settings.refresh_token)
+        except oauth.SignInFailed as error:
+            err.print(Text(f"could not renew your sign-in ({error}): run `domino login --hosted`"))
+            raise typer.Exit(EXIT_API_ERROR) from None
+        config.save(dataclasses.replace(settings, token=token))
+    return Api(settings.url, token)
 
 
 def print_json(value: Any) -> None:
@@ -87,23 +104,65 @@ def login(
         str | None,
         typer.Option(help="Store this token (a deployed stack's Cognito/OIDC JWT) as it is."),
     ] = None,
+    hosted: Annotated[
+        bool, typer.Option(help="Sign in on the stack's hosted page, in your browser.")
+    ] = False,
+    auth_domain: Annotated[
+        str | None,
+        typer.Option(help="With --hosted: https://<prefix>.auth.<region>.amazoncognito.com"),
+    ] = None,
+    client_id: Annotated[
+        str | None, typer.Option(help="With --hosted: the stack's app client id.")
+    ] = None,
+    port: Annotated[
+        int, typer.Option(help="With --hosted: the loopback port of the callback URL.")
+    ] = oauth.DEFAULT_PORT,
     url: Annotated[str | None, typer.Option(help="The API's URL.", show_default=False)] = None,
     ws_url: Annotated[
         str | None, typer.Option(help="The WebSocket API's URL (deployed stacks).")
     ] = None,
 ) -> None:
-    """Log in: get a dev token from the local runtime, or store a given token."""
+    """Log in: a dev token from the local runtime, a given token, or the stack's hosted
+    sign-in (--hosted: the browser opens it, http://localhost:PORT/callback gets the answer)."""
     stored = config.load()
     base = (url or stored.url).rstrip("/")
+    refresh_token = None
+    domain = auth_domain or stored.auth_domain
+    client = client_id or stored.client_id
+    if hosted:
+        if not domain or not client:
+            err.print(Text("--hosted needs --auth-domain and --client-id", style="bold red"))
+            raise typer.Exit(EXIT_USAGE)
+        out.print(f"Opening the sign-in page; waiting on http://localhost:{port}/callback ...")
+        try:
+            tokens = oauth.sign_in(oauth.Hosted(domain, client), show_and_open, port)
+        except oauth.SignInFailed as error:
+            err.print(Text(f"sign-in failed: {error}", style="bold red"))
+            raise typer.Exit(EXIT_API_ERROR) from None
+        token, refresh_token = tokens.id_token, tokens.refresh_token
     with reported():
         if token is None:
             player_id = player or player_id_of(name or getpass.getuser())
             answer = Api(base, None).post("/dev/token", {"player": player_id, "name": name})
             token = str(answer["token"])
         me = Api(base, token).get("/me")  # proves the token before it is kept
-    path = config.save(config.Settings(url=base, token=token, ws_url=ws_url or stored.ws_url))
+    settings = config.Settings(
+        url=base,
+        token=token,
+        ws_url=ws_url or stored.ws_url,
+        auth_domain=domain if hosted else None,
+        client_id=client if hosted else None,
+        refresh_token=refresh_token,
+    )
+    path = config.save(settings)
     out.print(f"Logged in as {me.get('name')} ({me.get('player')}) at {base}.")
     out.print(Text(f"Settings saved in {path}.", style="dim"))
+
+
+def show_and_open(url: str) -> None:
+    """Open ``url`` in the person's browser, and print it for a machine without one."""
+    out.print(f"If no browser opens, visit:\n{url}")
+    webbrowser.open(url)
 
 
 def player_id_of(name: str) -> str:
@@ -119,11 +178,11 @@ def new(
     ] = None,
     bots: Annotated[int, typer.Option(help="Computer players in the last seats.")] = 0,
     bot_level: Annotated[
-        str | None, typer.Option(help="random, greedy, strategist or expert.")
+        str | None, typer.Option(help="The bots' level: random, greedy or strategist.")
     ] = None,
     private: Annotated[bool, typer.Option(help="Keep the game out of the open list.")] = False,
     single: Annotated[bool, typer.Option(help="Play one hand, not a whole match.")] = False,
-    name: Annotated[str | None, typer.Option(help="The game's name.")] = None,
+    name: Annotated[str | None, typer.Option(help="Your name at this table.")] = None,
     seed: Annotated[int | None, typer.Option(hidden=True, help="Dev mode: fixed shuffles.")] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -27,6 +27,11 @@ class Settings:
     token: str | None = None
     #: the WebSocket URL; None derives it from ``url`` as the local runtime serves it
     ws_url: str | None = None
+    #: hosted sign-in (``login --hosted``): the domain and client id, and the refresh token
+    #: that renews ``token`` when it is about to expire
+    auth_domain: str | None = None
+    client_id: str | None = None
+    refresh_token: str | None = None
 
     @property
     def websocket_url(self) -> str:
@@ -53,7 +58,16 @@ def load() -> Settings:
     url = os.environ.get("DOMINO_URL") or stored.get("url") or DEFAULT_URL
     token = os.environ.get("DOMINO_TOKEN") or stored.get("token")
     ws_url = os.environ.get("DOMINO_WS_URL") or stored.get("ws_url")
-    return Settings(url=url.rstrip("/"), token=token, ws_url=ws_url)
+    if os.environ.get("DOMINO_TOKEN"):  # a token given from outside is used as it is
+        return Settings(url=url.rstrip("/"), token=token, ws_url=ws_url)
+    return Settings(
+        url=url.rstrip("/"),
+        token=token,
+        ws_url=ws_url,
+        auth_domain=stored.get("auth_domain"),
+        client_id=stored.get("client_id"),
+        refresh_token=stored.get("refresh_token"),
+    )
 
 
 def save(settings: Settings) -> Path:
