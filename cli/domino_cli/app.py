@@ -14,6 +14,7 @@ import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
 from rich.console import Console
@@ -206,7 +207,8 @@ def new(
     out.print(Text(f"Created game {view['id']}", style="bold"))
     if render.open_seats(view):
         out.print(f"Others join with:  domino join {view['id']}")
-        out.print(Text(f"(or POST {client.base}/games/{view['id']}/join)", style="dim"))
+        # the web client's join link: the local runtime serves the page beside the API
+        out.print(f"or in a browser:   {client.base}/?join={quote(view['id'], safe='')}")
     render.render_game(out, view)
 
 

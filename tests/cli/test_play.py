@@ -124,6 +124,7 @@ def test_two_players_play_one_hand_to_its_end(player: Callable[[str], Player]) -
     created = alice.run("new", "dos-jugadores", "--single")
     game = created_game(created.stdout)
     assert f"domino join {game}" in created.stdout
+    assert f"/?join={game}" in created.stdout.replace("\n", "")  # the web client's link
     assert "Waiting for players" in alice.run("show", game).stdout
     joined = bob.run("join", game)
     assert "Bob (you)" in joined.stdout
