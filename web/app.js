@@ -114,13 +114,14 @@ async function attempt(action) {
 function renderHeader() {
   const me = session();
   const header = document.getElementById("header");
-  header.replaceChildren(
+  const parts = [
     h("h1", {}, h("a", { href: urlFor(null), onclick: (e) => { e.preventDefault(); if (me) go(null); } }, t("title"))),
     h("span", { id: "live", class: "badge" }),
     me ? h("span", { class: "who" }, me.name) : null,
     h("button", { id: "lang", class: "ghost", type: "button", onclick: toggleLanguage }, t("language")),
     me ? h("button", { id: "signout", class: "ghost", type: "button", onclick: signOut }, t("signOut")) : null,
-  );
+  ];
+  header.replaceChildren(...parts.filter(Boolean)); // replaceChildren would write null as "null"
   document.title = t("title");
   renderLiveBadge();
 }
