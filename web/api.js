@@ -1,5 +1,6 @@
 // The HTTP API and its WebSocket: requests with the bearer token and Accept-Language, the
 // contract's errors as ApiError, and a live channel that reconnects.
+import { needsRenewal, renew } from "./auth.js"; // first: it tidies a sign-in's ?code= away
 import config from "./config.js";
 import { language } from "./i18n.js";
 
@@ -37,12 +38,44 @@ export function saveSession(value) {
   else localStorage.removeItem(TOKEN_KEY);
 }
 
+let renewing = null;
+
+/** Renews a hosted session's ID token with its refresh token (one renewal at a time). */
+export function renewSession() {
+  const current = session();
+  if (!current?.refresh || !current.auth) return Promise.resolve(current);
+  if (!renewing) {
+    renewing = renew(current)
+      .then((next) => {
+        if (session()?.token === current.token) saveSession(next);
+        return session();
+      })
+      .finally(() => {
+        renewing = null;
+      });
+  }
+  return renewing;
+}
+
+/** The session, its ID token renewed first when it expires soon; a failed renewal is left to
+ * the API's 401. */
+async function freshSession() {
+  const current = session();
+  if (!needsRenewal(current)) return current;
+  try {
+    return await renewSession();
+  } catch {
+    return current;
+  }
+}
+
 /**
  * One request. Resolves to {status, etag, body} (body null on 204 and 304); rejects with an
  * ApiError for any 4xx or 5xx, carrying the contract's code and (translated) message.
  */
-export async function request(method, path, { body, etag, headers = {} } = {}) {
-  const current = session();
+export async function request(method, path, options = {}, retried = false) {
+  const { body, etag, headers = {} } = options;
+  const current = await freshSession();
   const sent = { "Accept-Language": language(), ...headers };
   if (current?.token) sent.Authorization = "Bearer " + current.token;
   if (body !== undefined) sent["Content-Type"] = "application/json";
@@ -66,6 +99,18 @@ export async function request(method, path, { body, etag, headers = {} } = {}) {
     } catch {
       data = null;
     }
+  }
+  if (response.status === 401 && !retried && current?.refresh && current.auth) {
+    // once: the ID token may have expired early (a sleeping laptop); renew and try again
+    let renewed = session(); // another request may have renewed it meanwhile
+    if (renewed?.token === current.token) {
+      try {
+        renewed = await renewSession();
+      } catch {
+        renewed = null;
+      }
+    }
+    if (renewed?.token && renewed.token !== current.token) return request(method, path, options, true);
   }
   if (response.status >= 400) {
     // API Gateway's own answers are {"message": …}: 401 and 429 keep their meaning
@@ -116,8 +161,9 @@ export class Live {
     this.socket = null;
   }
 
-  connect() {
-    const token = session()?.token;
+  async connect() {
+    if (this.stopped) return;
+    const token = (await freshSession())?.token;
     if (this.stopped || !token) return;
     const separator = WS_URL.includes("?") ? "&" : "?";
     let socket;

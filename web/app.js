@@ -1,5 +1,6 @@
 // The web table: sign-in, the lobby (new game, my games, open games, inbox) and a game.
 import { API_BASE, ApiError, Live, change, request, saveSession, session } from "./api.js";
+import { AuthError, authConfig, finishSignIn, signOutUrl, startSignIn } from "./auth.js";
 import { boardElement, parseTile, tileElement } from "./board.js";
 import { h } from "./dom.js";
 import { language, setLanguage, t } from "./i18n.js";
@@ -75,19 +76,23 @@ async function route() {
 
 // ---------- errors ----------
 
+function errorText(err) {
+  if (err instanceof AuthError) {
+    if (err.code === "network") return t("authNetwork");
+    if (err.code === "state") return t("authState");
+    return t("authFailed", { error: err.detail ? `${err.detail} (${err.code})` : err.code });
+  }
+  if (err instanceof ApiError) return err.code === "network" ? t("network") : `${err.message} (${err.code})`;
+  return String(err?.message || err);
+}
+
 function showError(err) {
   if (err instanceof ApiError && err.status === 401) {
     saveSession(null);
     live.stop();
     renderSignIn();
   }
-  const text =
-    err instanceof ApiError
-      ? err.code === "network"
-        ? t("network")
-        : `${err.message} (${err.code})`
-      : String(err?.message || err);
-  errorBox.textContent = text;
+  errorBox.textContent = errorText(err);
   errorBox.hidden = false;
 }
 
@@ -114,13 +119,14 @@ async function attempt(action) {
 function renderHeader() {
   const me = session();
   const header = document.getElementById("header");
-  header.replaceChildren(
+  const parts = [
     h("h1", {}, h("a", { href: urlFor(null), onclick: (e) => { e.preventDefault(); if (me) go(null); } }, t("title"))),
     h("span", { id: "live", class: "badge" }),
     me ? h("span", { class: "who" }, me.name) : null,
     h("button", { id: "lang", class: "ghost", type: "button", onclick: toggleLanguage }, t("language")),
     me ? h("button", { id: "signout", class: "ghost", type: "button", onclick: signOut }, t("signOut")) : null,
-  );
+  ];
+  header.replaceChildren(...parts.filter(Boolean)); // replaceChildren would write null as "null"
   document.title = t("title");
   renderLiveBadge();
 }
@@ -140,8 +146,13 @@ function toggleLanguage() {
 }
 
 function signOut() {
+  const hosted = session()?.auth;
   saveSession(null);
   live.stop();
+  if (hosted) {
+    location.assign(signOutUrl(hosted)); // ends the identity provider's session too
+    return;
+  }
   history.pushState(null, "", urlFor(currentGameId()));
   route();
 }
@@ -160,6 +171,11 @@ function playerIdFor(name) {
 }
 
 function renderSignIn() {
+  const auth = authConfig();
+  if (auth) {
+    renderHostedSignIn(auth);
+    return;
+  }
   renderHeader();
   const name = h("input", { id: "name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
   const form = h(
@@ -183,6 +199,34 @@ function renderSignIn() {
   });
   main.replaceChildren(form);
   name.focus();
+}
+
+// ---------- hosted sign-in (web/config.js's auth, or ?auth_domain=&client_id=) ----------
+
+function renderHostedSignIn(auth) {
+  renderHeader();
+  const button = h("button", { id: "hosted-signin", type: "button" }, t("signIn"));
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    startSignIn(auth).catch((err) => {
+      button.disabled = false;
+      showError(err);
+    });
+  });
+  main.replaceChildren(h("section", { id: "signin", class: "card narrow" }, h("h2", {}, t("signIn")), button));
+  button.focus();
+}
+
+/** The return from the authorize endpoint: trade the code for tokens, then the lobby. */
+async function finishHostedSignIn(pending) {
+  try {
+    saveSession(await pending);
+  } catch (err) {
+    await route(); // a refused return (a forged link too) leaves any current session alone
+    showError(err);
+    return;
+  }
+  await route();
 }
 
 // ---------- lobby ----------
@@ -761,6 +805,8 @@ function movesElement(game) {
 // ---------- start ----------
 
 setLanguage(language());
-route();
+const returning = finishSignIn();
+if (returning) finishHostedSignIn(returning);
+else route();
 document.documentElement.dataset.api = API_BASE === location.origin ? "same-origin" : "remote";
 document.documentElement.dataset.ready = "true";
