@@ -173,3 +173,12 @@ def python_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from tests.clients import generate_python_client
 
     return generate_python_client(tmp_path_factory.mktemp("python-client"))
+
+
+@pytest.fixture
+def oauth() -> Iterator[Any]:
+    """A stand-in for the stack's hosted sign-in (tests/oauth.py), on a free port."""
+    from tests.oauth import serving
+
+    with serving() as fake:
+        yield fake
