@@ -719,7 +719,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"domino local runtime on http://{args.host}:{args.port} "
             f"({len(template.routes)} routes, {kind} on {endpoint}{live}) "
-            f"ready in {time.perf_counter() - started:.1f}s; Ctrl-C stops it.",
+            f"ready in {time.perf_counter() - started:.1f}s; Ctrl-C stops it.\n"
+            f"Play in your browser: http://{args.host}:{args.port}/  "
+            "(or from a terminal: .venv/bin/domino login --name YOU, then domino --help)",
             file=sys.stderr,
             flush=True,
         )

@@ -9,6 +9,7 @@ server); ``pushes()`` reads what moto kept, which is what would have reached a p
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import boto3
@@ -29,6 +30,9 @@ class LocalSns:
 
     def __init__(self, port: int | None = None) -> None:
         from moto.server import ThreadedMotoServer  # dev tooling only
+
+        # its request log ("POST / 200" per SNS call) is noise in the runtime's own
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
         self.port = port or ddb.free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
