@@ -109,6 +109,13 @@ class StreamPump:
         # False: lanes one after the other, for functions called in this process (Powertools'
         # logger and metrics are per process, as in one Lambda container)
         self.concurrent_lanes = concurrent_lanes
+        # one pool for every delivery (not one a poll): as many threads as lanes may run at once
+        widest = max((source.parallelization for source in self.sources), default=1)
+        self._lanes_pool = (
+            ThreadPoolExecutor(widest * len(self.sources), thread_name_prefix="stream-lane")
+            if concurrent_lanes and widest > 1
+            else None
+        )
         self._stop: threading.Event | None = None
 
     def _stopping(self) -> bool:
@@ -253,8 +260,8 @@ class StreamPump:
         lanes = [lane for lane in lanes if lane]
         if len(lanes) == 1 or not self.concurrent_lanes:
             return sum(self._deliver_lane(source, lane) for lane in lanes)
-        with ThreadPoolExecutor(len(lanes), thread_name_prefix="stream-lane") as pool:
-            return sum(pool.map(lambda lane: self._deliver_lane(source, lane), lanes))
+        assert self._lanes_pool is not None  # concurrent lanes, and a source with several
+        return sum(self._lanes_pool.map(lambda lane: self._deliver_lane(source, lane), lanes))
 
     def _deliver_lane(self, source: StreamSource, records: list[dict[str, Any]]) -> int:
         size = source.batch_size
