@@ -1,6 +1,7 @@
 """Our bot against the PyPI ``dominoes`` 6.1.0 package's ``bota_gorda``, in that package's game.
 
-    python bench/duel.py [--deals N] [--level strategist] [--workers W] [--tree PATH] [--json FILE]
+    python bench/duel.py [--deals N] [--level strategist] [--package-player NAME] [--workers W]
+                         [--tree PATH] [--json FILE]
 
 The game is the ``dominoes`` package's own (``dominoes.Game``): 4 players in pairs, 0+2 against
 1+3, the 28 tiles of a double-six set dealt 7 each, no boneyard, the holder of 6-6 opens with it,
@@ -24,6 +25,10 @@ Duplicate deals, so that the luck of the deal cancels: deal ``k`` is a ``random.
 shuffle of the 28 tiles, 7 to each seat in seat order; it is played twice, our bot on seats 0+2
 and then on seats 1+3. Every decision gets its own seed from (deal, seating, ply), so a run
 repeats exactly (only the times change). The deals are spread over ``--workers`` processes (2).
+
+``--package-player NAME`` puts the package's own player ``NAME`` (``random``, ``double``,
+``bota_gorda``) in our seats instead, in the ``dominoes`` game alone: a reference that needs no
+mirror (the same deals; the global ``random`` seeded per hand).
 
 Prints the hands our side won with the 95 % Wilson score interval (a tied hand is not won), our
 share of the points both sides scored, and our bot's time per decision (p50, p99).
@@ -295,6 +300,43 @@ def play_hand(deal: int, our_team: int, choose: Choose) -> HandOutcome:
     )
 
 
+def play_package_hand(deal: int, our_team: int, player: str) -> HandOutcome:
+    """Deal ``deal`` in ``dominoes`` alone (no mirror): the package's own ``player`` (``random``,
+    ``double``, ``bota_gorda``, ...) on the seats of parity ``our_team``, bota_gorda on the
+    others. A reference for ``play_hand``'s figures (the global ``random`` is seeded per hand, as
+    the package's ``random`` player draws from it). ``plies``: ``len(game.moves)``, plays and the
+    passes ``dominoes`` records (not the passes of a closed hand's last round)."""
+    import dominoes
+
+    ours = getattr(dominoes.players, player)
+    random.seed(decision_seed(deal, our_team, 0))
+    six_six = dominoes.Domino(6, 6)
+    hands = [dominoes.Hand([dominoes.Domino(a, b) for a, b in hand]) for hand in deal_hands(deal)]
+    opener = next(seat for seat, hand in enumerate(hands) if six_six in hand)
+    game = dominoes.Game(dominoes.Board(), hands, [], opener, ((six_six, True),), opener, None)
+    game.make_move(six_six, True)
+    while game.result is None:
+        (ours if game.turn % 2 == our_team else dominoes.players.bota_gorda)(game)
+        game.make_move(*game.valid_moves[0])
+    result = game.result
+    if result.won:
+        winner: int | None = result.player % 2
+    else:
+        winner = None if result.points == 0 else 0 if result.points > 0 else 1
+    points = abs(result.points)
+    return HandOutcome(
+        deal=deal,
+        our_team=our_team,
+        our_team_won=winner == our_team,
+        their_team_won=winner == 1 - our_team,
+        our_points=points if winner == our_team else 0,
+        their_points=points if winner == 1 - our_team else 0,
+        closed=not result.won,
+        plies=len(game.moves),
+        decision_times=(),
+    )
+
+
 # ------------------------------------------------------------------------------ many hands
 
 
@@ -313,6 +355,17 @@ class LevelChooser:
             return choose_move(match, seat, level, seed=seed)
 
         return choose
+
+
+@dataclass(frozen=True)
+class PackagePlayer:
+    """A ``choose_factory`` that puts the ``dominoes`` package's own player ``name`` in our seats
+    (``play_package_hand``: no mirror, for reference)."""
+
+    name: str
+
+    def __call__(self) -> str:
+        return self.name
 
 
 @dataclass
@@ -363,14 +416,18 @@ class DuelTally:
         return self.our_points / total if total else float("nan")
 
 
-def play_deals(deals: range, choose: Choose) -> DuelTally:
-    """Every deal of ``deals`` played twice: our bot on seats 0+2, then on seats 1+3."""
+def play_deals(deals: range, choose: Choose | str) -> DuelTally:
+    """Every deal of ``deals`` played twice: our bot on seats 0+2, then on seats 1+3 (``choose``
+    a string: that ``dominoes`` player instead of ours, ``play_package_hand``)."""
     started = time.process_time()
     tally = DuelTally()
     for deal in deals:
         won_here = 0
         for our_team in (0, 1):
-            hand = play_hand(deal, our_team, choose)
+            if isinstance(choose, str):
+                hand = play_package_hand(deal, our_team, choose)
+            else:
+                hand = play_hand(deal, our_team, choose)
             tally.count(hand)
             won_here += hand.our_team_won
         tally.deals_won[won_here] += 1
@@ -378,7 +435,7 @@ def play_deals(deals: range, choose: Choose) -> DuelTally:
     return tally
 
 
-def _task(job: tuple[Callable[[], Choose], int, int]) -> DuelTally:
+def _task(job: tuple[Callable[[], Choose | str], int, int]) -> DuelTally:
     factory, first, stop = job
     return play_deals(range(first, stop), factory())
 
@@ -393,7 +450,7 @@ def _start_worker(shared: str | None) -> None:
 
 def run_chunks(
     deals: int,
-    choose_factory: Callable[[], Choose],
+    choose_factory: Callable[[], Choose | str],
     workers: int = 2,
     shared: str | None = None,
     chunk: int = DEALS_PER_TASK,
@@ -411,7 +468,7 @@ def run_chunks(
 
 def run(
     deals: int,
-    choose_factory: Callable[[], Choose],
+    choose_factory: Callable[[], Choose | str],
     workers: int = 2,
     shared: str | None = None,
     chunk: int = DEALS_PER_TASK,
@@ -432,6 +489,13 @@ def main() -> int:
     parser.add_argument(
         "--level", default="strategist", help="our bot's level (default strategist)"
     )
+    parser.add_argument(
+        "--package-player",
+        default=None,
+        metavar="NAME",
+        help="instead of our bot, the dominoes package's own player NAME (random, double, "
+        "bota_gorda, ...) in its game alone, for reference",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -448,16 +512,23 @@ def main() -> int:
     levels = importlib.import_module("domino.engine").LEVELS
     if args.level not in levels:
         parser.error(f"--level must be one of {', '.join(levels)} (this tree's levels)")
+    factory: Callable[[], Choose | str] = LevelChooser(args.level)
+    ours = f"our {args.level} pair"
+    if args.package_player is not None:
+        if not callable(getattr(dominoes.players, args.package_player, None)):
+            parser.error(f"dominoes.players has no player {args.package_player}")
+        factory = PackagePlayer(args.package_player)
+        ours = f"dominoes' own {args.package_player} pair (no mirror, for reference)"
 
     print(
-        f"\nour {args.level} pair against dominoes {getattr(dominoes, '__version__', '6.1.0')}'s "
+        f"\n{ours} against dominoes {getattr(dominoes, '__version__', '6.1.0')}'s "
         f"bota_gorda pair in its own game (4 players, 7 tiles each, 6-6 opens); {args.deals} "
         f"deals (random.Random(k), k = 0-{args.deals - 1}), each played twice with the pairs' "
         f"seats swapped: {2 * args.deals} hands; every decision seeded from (deal, seating, "
         f"ply); {args.workers} process{'es' if args.workers > 1 else ''}",
         flush=True,
     )
-    tally = run(args.deals, LevelChooser(args.level), args.workers, str(tree.shared))
+    tally = run(args.deals, factory, args.workers, str(tree.shared))
     low, high = wilson(tally.our_wins, tally.hands)
     never, once, twice = tally.deals_won
     p50 = percentile(tally.times, 0.5)
@@ -469,14 +540,19 @@ def main() -> int:
         f"points share: {tally.points_share():.1%} ({tally.our_points} of "
         f"{tally.our_points + tally.their_points})\n"
         f"deals won twice/once/never: {twice}/{once}/{never}; closed hands {tally.closed}; "
-        f"{tally.plies / tally.hands:.1f} plies a hand\n"
-        f"our bot: {len(tally.times)} decisions, p50 {p50 * 1000:.3f} ms, "
-        f"p99 {p99 * 1000:.3f} ms a move; CPU {tally.cpu:.0f} s in the workers"
+        f"{tally.plies / tally.hands:.1f} plies a hand"
     )
+    if tally.times:
+        print(
+            f"our bot: {len(tally.times)} decisions, p50 {p50 * 1000:.3f} ms, "
+            f"p99 {p99 * 1000:.3f} ms a move"
+        )
+    print(f"CPU {tally.cpu:.0f} s in the workers")
     write_json(
         args.json,
         {
             "level": args.level,
+            "package_player": args.package_player,
             "deals": args.deals,
             "hands": tally.hands,
             "our_wins": tally.our_wins,

@@ -160,3 +160,15 @@ def test_run_adds_up_the_chunks() -> None:
     )
     low, high = duel.wilson(total.our_wins, total.hands)
     assert 0.0 <= low <= total.win_rate() <= high <= 1.0
+
+
+@pytest.mark.parametrize("deal", DEALS)
+def test_bota_gorda_against_itself_wins_each_deal_once_or_ties_it(deal: int) -> None:
+    """The package's reference run (no mirror): the same deterministic player on both sides, so
+    swapping the seats swaps the winner."""
+    first = duel.play_package_hand(deal, 0, "bota_gorda")
+    second = duel.play_package_hand(deal, 1, "bota_gorda")
+    assert first.our_team_won == second.their_team_won
+    assert first.their_team_won == second.our_team_won
+    assert (first.our_points, first.their_points) == (second.their_points, second.our_points)
+    assert first.decision_times == () and first.plies >= 7
