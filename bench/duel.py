@@ -346,13 +346,21 @@ class LevelChooser:
     ``LevelChooser("strategist")()`` is ``lambda m, s, seed: choose_move(m, s, level, seed)``."""
 
     level: str
+    #: the expert's thinking: a fixed number of worlds, or a time budget (None: the default)
+    samples: int | None = None
+    budget_ms: float | None = None
 
     def __call__(self) -> Choose:
         choose_move = importlib.import_module("domino.engine").choose_move
         level = self.level
+        thinking: dict[str, Any] = {}
+        if level == "expert":
+            thinking["samples"] = self.samples
+            if self.budget_ms is not None:
+                thinking["budget_ms"] = self.budget_ms
 
         def choose(match: Any, seat: int, seed: int) -> Any:
-            return choose_move(match, seat, level, seed=seed)
+            return choose_move(match, seat, level, seed=seed, **thinking)
 
         return choose
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 from domino.api.errors import STATUS_BY_CODE, DominoError, InvalidRequest, error_parts
+from domino.api.http import preset_list
 from domino.api.models import (
     CreateGame,
     Deal,
@@ -29,7 +30,7 @@ from domino.api.models import (
     RegisterDeviceBody,
     UpdateMeBody,
 )
-from domino.engine import PRESETS, Draw, Match, choose_move, resolve_rules
+from domino.engine import LEVELS, Draw, Match, choose_move, resolve_rules
 from domino.engine.rules import CHOICES, UNIT
 from domino.engine.tiles import SETS
 from domino.service.errors import VersionMismatch
@@ -610,7 +611,9 @@ def test_waiting_and_abandoned_games_fit_the_schemas() -> None:
 
 
 def test_presets_fit_the_schema() -> None:
-    check({"presets": [p.describe() for p in PRESETS.values()]}, schema("PresetList"))
+    check(preset_list(), schema("PresetList"))
+    levels = spec()["components"]["schemas"]["BotLevel"]["enum"]
+    assert levels == list(LEVELS) == preset_list()["bot_levels"]
 
 
 def test_error_bodies_fit_the_schema() -> None:

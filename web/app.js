@@ -10,6 +10,8 @@ const LOBBY_POLL_MS = 15000;
 
 const state = {
   presets: [],
+  levels: ["random", "greedy", "strategist", "expert"], // GET /rules says which
+  defaultLevel: "expert",
   game: null, // the current game view
   etag: null,
   moves: [],
@@ -235,7 +237,12 @@ async function openLobby() {
   renderHeader();
   main.replaceChildren(h("p", { class: "loading" }, "…"));
   try {
-    if (!state.presets.length) state.presets = (await request("GET", "/rules")).body.presets;
+    if (!state.presets.length) {
+      const rules = (await request("GET", "/rules")).body;
+      state.presets = rules.presets;
+      state.levels = rules.bot_levels;
+      state.defaultLevel = rules.default_bot_level;
+    }
     await loadLists();
   } catch (err) {
     showError(err);
@@ -294,9 +301,9 @@ function newGameForm() {
   const level = h(
     "select",
     { id: "bot-level", name: "bot_level" },
-    ["random", "greedy", "strategist"].map((l) => h("option", { value: l }, t("level_" + l))),
+    state.levels.map((l) => h("option", { value: l }, t("level_" + l))),
   );
-  level.value = "strategist";
+  level.value = state.defaultLevel;
   const single = h("input", { id: "single", name: "single", type: "checkbox" });
   const hidden = h("input", { id: "private", name: "private", type: "checkbox" });
   const fit = () => {

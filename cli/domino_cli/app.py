@@ -179,7 +179,8 @@ def new(
     ] = None,
     bots: Annotated[int, typer.Option(help="Computer players in the last seats.")] = 0,
     bot_level: Annotated[
-        str | None, typer.Option(help="The bots' level: random, greedy or strategist.")
+        str | None,
+        typer.Option(help="The bots' level: random, greedy, strategist or expert (the default)."),
     ] = None,
     private: Annotated[bool, typer.Option(help="Keep the game out of the open list.")] = False,
     single: Annotated[bool, typer.Option(help="Play one hand, not a whole match.")] = False,

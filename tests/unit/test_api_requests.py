@@ -35,7 +35,7 @@ def test_a_create_body_gets_its_defaults_and_a_trimmed_name() -> None:
     assert (game.preset, game.players, game.name) == ("clasico", 4, "Ana")
     assert (game.bots, game.bot_level, game.on_timeout, game.private) == (
         0,
-        "strategist",
+        "expert",
         "auto",
         False,
     )

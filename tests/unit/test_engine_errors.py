@@ -126,7 +126,7 @@ def test_bots_raise_the_same_types() -> None:
         choose_move(m, other, "random")
     with pytest.raises(InvalidInput) as info:
         choose_move(m, m.turn, "genius")
-    assert info.value.message == "bot_level must be one of: random, greedy, strategist."
+    assert info.value.message == "bot_level must be one of: random, greedy, strategist, expert."
 
 
 def test_invalid_input_is_not_an_illegal_move() -> None:

@@ -60,3 +60,11 @@ def test_a_function_without_its_table_does_not_start() -> None:
     )
     assert run.returncode != 0
     assert "ConfigurationError: TABLE_NAME is not set" in run.stderr
+
+
+def test_the_bots_thinking_time_is_read_and_bounded() -> None:
+    assert read_settings(DEPLOYED).bot_budget_ms == 50.0
+    assert read_settings({**DEPLOYED, "BOT_BUDGET_MS": " 120 "}).bot_budget_ms == 120.0
+    for wrong in ("0", "-5", "5001", "fast", "nan"):
+        with pytest.raises(ConfigurationError, match="BOT_BUDGET_MS"):
+            read_settings({**DEPLOYED, "BOT_BUDGET_MS": wrong})

@@ -47,7 +47,7 @@ from domino.api.errors import (
 from domino.api.identity import caller_from_event
 from domino.api.models import parse_if_match
 from domino.api.settings import settings
-from domino.engine import PRESETS
+from domino.engine import DEFAULT_LEVEL, LEVELS, PRESETS
 from domino.service.games import GameService
 from domino.service.values import Caller, GameSeen, Keyed, Page
 from domino.store.accounts import DynamoAccounts
@@ -138,6 +138,7 @@ def service() -> GameService:
         clock=clock,
         accounts=account_store(),
         replies=replies,
+        bot_budget_ms=config.bot_budget_ms,
     )
 
 
@@ -352,8 +353,13 @@ def no_content() -> Response[Any]:
 
 
 def preset_list() -> dict[str, Any]:
-    """``GET /rules``: every preset with its name, source, player range and rules."""
-    return {"presets": [preset.describe() for preset in PRESETS.values()]}
+    """``GET /rules``: every preset with its name, source, player range and rules, and the
+    computer players' levels (weakest first) with the default."""
+    return {
+        "presets": [preset.describe() for preset in PRESETS.values()],
+        "bot_levels": list(LEVELS),
+        "default_bot_level": DEFAULT_LEVEL,
+    }
 
 
 def count(metric: str, value: int = 1) -> None:

@@ -27,6 +27,7 @@ from pydantic_core import core_schema as cs
 
 from domino.api.errors import InvalidRequest, Part
 from domino.api.messages import VALIDATION
+from domino.engine import DEFAULT_LEVEL, LEVELS
 from domino.limits import MAX_LOCALE, MAX_NAME, displayable
 from domino.service.values import (
     DRAW_TILE,
@@ -240,7 +241,7 @@ class CreateGame(Request[NewGame]):
         "players": (whole(2, 10), _REQUIRED),
         "rules": (optional(cs.dict_schema(cs.str_schema(), cs.any_schema(), max_length=30)), None),
         "bots": (whole(0, 9), 0),
-        "bot_level": (one_of("random", "greedy", "strategist"), "strategist"),
+        "bot_level": (one_of(*LEVELS), DEFAULT_LEVEL),
         "name": (optional(display_name()), None),
         "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),

@@ -9,7 +9,8 @@ the WebSocket side's ``JWT_ISSUER``, ``JWT_AUDIENCE`` (``JWT_JWKS_URL`` defaults
 ``/.well-known/jwks.json``) and ``WS_ENDPOINT`` (the management API: live updates are off without
 it), ``COGNITO_USER_POOL_ID`` (the stack's own user pool, set only when the stack creates one:
 deleting an account deletes its user there), Powertools' ``POWERTOOLS_METRICS_DISABLED``,
-``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed), and in dev
+``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed),
+``BOT_BUDGET_MS`` (the expert bot's thinking time a move, default 50, at most 5,000), and in dev
 mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
 """
 
@@ -19,6 +20,8 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
+
+from domino.engine import DEFAULT_BUDGET_MS
 
 #: the local runtime's table names (template.yaml's logical ids), used only in dev mode
 DEV_TABLE_NAME = "GameTable"
@@ -31,6 +34,10 @@ PUSH_VARIABLES = {
     "apns_sandbox": "PUSH_APNS_SANDBOX_ARN",
     "fcm": "PUSH_FCM_ARN",
 }
+
+
+#: the most thinking time ``BOT_BUDGET_MS`` may give the expert bot a move
+MAX_BOT_BUDGET_MS = 5000
 
 
 class ConfigurationError(RuntimeError):
@@ -57,11 +64,26 @@ class Settings(NamedTuple):
     ws_endpoint: str
     #: the stack's own Cognito user pool; empty: tokens come from another issuer (or dev mode)
     cognito_user_pool_id: str = ""
+    #: ``BOT_BUDGET_MS``: the expert bot's thinking time a move, in ms of wall clock
+    bot_budget_ms: float = DEFAULT_BUDGET_MS
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     value = env.get(name)
     return default if value is None else value.strip().lower() == "true"
+
+
+def _budget(value: str | None) -> float:
+    """``BOT_BUDGET_MS``: 1 to 5,000 ms (a bot chain must stay well within a request)."""
+    if value is None or not value.strip():
+        return DEFAULT_BUDGET_MS
+    try:
+        budget = float(value)
+    except ValueError:
+        budget = -1.0
+    if not 1 <= budget <= MAX_BOT_BUDGET_MS:
+        raise ConfigurationError(f"BOT_BUDGET_MS must be 1 to {MAX_BOT_BUDGET_MS} ms: {value!r}")
+    return budget
 
 
 def read_settings(env: Mapping[str, str]) -> Settings:
@@ -92,6 +114,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         or (env.get("JWT_ISSUER") or "").strip().rstrip("/") + "/.well-known/jwks.json",
         ws_endpoint=(env.get("WS_ENDPOINT") or "").strip(),
         cognito_user_pool_id=(env.get("COGNITO_USER_POOL_ID") or "").strip(),
+        bot_budget_ms=_budget(env.get("BOT_BUDGET_MS")),
         push_applications={
             platform: (env.get(variable) or "").strip()
             for platform, variable in PUSH_VARIABLES.items()

@@ -4,7 +4,7 @@ No I/O, no clock, no logging: callers pass times in and persist ``encode(match)`
 See docs/engine.md and RULES.md (the spec this implements).
 """
 
-from .bots import LEVELS, choose_move
+from .bots import DEFAULT_LEVEL, LEVELS, choose_move
 from .encoding import decode, encode
 from .errors import (
     CannotDraw,
@@ -21,6 +21,7 @@ from .errors import (
     TileDoesNotMatch,
     TileNotInHand,
 )
+from .expert import DEFAULT_BUDGET_MS
 from .layouts import ARM_NAMES, LAYOUTS, Layout
 from .match import ApplyResult, Match, validate_move
 from .movelog import LogCode, MoveRecord, redact_move
@@ -32,6 +33,8 @@ from .views import MatchView
 
 __all__ = [
     "ARM_NAMES",
+    "DEFAULT_BUDGET_MS",
+    "DEFAULT_LEVEL",
     "DRAW",
     "LAYOUTS",
     "LEVELS",

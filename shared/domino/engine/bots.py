@@ -20,17 +20,29 @@ from __future__ import annotations
 import random
 
 from .errors import GameNotInProgress, InvalidInput, NotYourTurn
+from .expert import DEFAULT_BUDGET_MS, expert_move
 from .match import Match
 from .movelog import moves
 from .moves import DRAW, PASS, Move, Play
 from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, parse_tile, set_size
 from .views import MatchView, view
 
-LEVELS = ("random", "greedy", "strategist")
+LEVELS = ("random", "greedy", "strategist", "expert")
+#: the level of a game's bots when the game does not say (``bot_level``)
+DEFAULT_LEVEL = "expert"
 
 
-def choose_move(match: Match, seat: int, level: str, seed: int | None = None) -> Move:
-    """The move ``seat`` makes now at ``level`` (``random``, ``greedy``, ``strategist``)."""
+def choose_move(
+    match: Match,
+    seat: int,
+    level: str,
+    seed: int | None = None,
+    *,
+    samples: int | None = None,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+) -> Move:
+    """The move ``seat`` makes now at ``level`` (``random``, ``greedy``, ``strategist``,
+    ``expert``). ``samples`` and ``budget_ms`` are the expert's (``expert.expert_move``)."""
     if level not in LEVELS:
         raise InvalidInput("bot_level must be one of: {allowed}.", allowed=list(LEVELS))
     if match.status != "playing":
@@ -48,6 +60,8 @@ def choose_move(match: Match, seat: int, level: str, seed: int | None = None) ->
     )
     if level == "random" or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
+    if level == "expert":
+        return expert_move(match, seat, rng, samples=samples, budget_ms=budget_ms)
     if level == "greedy":
         best = max(HEAVY_KEY[p.tile.id] for p in legal)
         return next(p for p in legal if HEAVY_KEY[p.tile.id] == best)
@@ -153,4 +167,4 @@ def _strategist(
     return best[rng.randrange(len(best))]
 
 
-__all__ = ["LEVELS", "choose_move"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "choose_move"]

@@ -24,7 +24,7 @@ Hidden information: hands of other seats, the boneyard order and the seed stay i
 from __future__ import annotations
 
 from operator import add, getitem, itemgetter
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from . import movelog, views
 from .deal import MAX_RESHUFFLES, check_deal, find_opener, seeded_shuffle, shuffle_in_place
@@ -230,7 +230,7 @@ class Match:
         return m
 
     @classmethod
-    def _blank(cls, rules: Ruleset) -> Match:
+    def _blank(cls, rules: Ruleset) -> Self:
         m = _new(cls)
         n = rules.players
         m.rules = rules

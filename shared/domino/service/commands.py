@@ -11,6 +11,8 @@ import secrets
 from typing import Any
 
 from domino.engine import (
+    DEFAULT_BUDGET_MS,
+    DEFAULT_LEVEL,
     DRAW,
     PASS,
     GameNotInProgress,
@@ -40,10 +42,11 @@ class GameCommands:
         clock: Clock = system_clock,
         accounts: AccountStore | None = None,
         replies: ReplyStore | None = None,
+        bot_budget_ms: float = DEFAULT_BUDGET_MS,
     ) -> None:
         self.store = store
         self.dev_mode = dev_mode
-        self.writes = WritePath(store, clock, replies)
+        self.writes = WritePath(store, clock, replies, bot_budget_ms)
         self.accounts = accounts  # None: no profiles (the token's name is the name)
 
     def name_of(self, caller: Caller, given: str | None = None) -> str:
@@ -90,7 +93,8 @@ class GameCommands:
         game = Game(record)
         if all(s.player or s.bot for s in seats):
             deal(game, command.deal, at)  # the creation fills the last seat
-            run_bots(game, at)  # bots on turn before the creator move now (no hand ends)
+            # bots on turn before the creator move now (no hand ends)
+            run_bots(game, at, self.writes.bot_budget_ms)
         elif command.deal is not None:
             _check_deal_only(rules, command.deal)
             record.config["deal"] = command.deal
@@ -185,7 +189,7 @@ class GameCommands:
                     record.status = "finished"  # the last person left: abandoned
                 return Effect(unjoin=caller.player)
             assert game.match is not None
-            level = record.config.get("bot_level") or "strategist"
+            level = record.config.get("bot_level") or DEFAULT_LEVEL
             record.seats[seat] = Seat(caller.player, record.seats[seat].name, level)
             game.match.forfeit(seat, at)
             return NO_EFFECT

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domino.engine import choose_move
+from domino.engine import DEFAULT_BUDGET_MS, choose_move
 from domino.service.errors import GameNotFound
 from domino.service.game import Clock, Game, load_game, system_clock
 from domino.service.ports import GameStore
@@ -44,10 +44,15 @@ class SweepReport(NamedTuple):
 
 
 class Sweeper:
-    def __init__(self, store: GameStore, clock: Clock = system_clock) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock = system_clock,
+        bot_budget_ms: float = DEFAULT_BUDGET_MS,
+    ) -> None:
         self.store = store
         self.clock = clock
-        self.writes = WritePath(store, clock)
+        self.writes = WritePath(store, clock, bot_budget_ms=bot_budget_ms)
 
     def sweep(self, limit: int = 1000) -> SweepReport:
         """Handle every game due by now (at most ``limit``, the most overdue first)."""

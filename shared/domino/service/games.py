@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domino.engine import DEFAULT_BUDGET_MS
 from domino.service.archive import HandArchive
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
@@ -21,11 +22,17 @@ class GameService:
         clock: Clock = system_clock,
         accounts: AccountStore | None = None,
         replies: ReplyStore | None = None,
+        bot_budget_ms: float = DEFAULT_BUDGET_MS,
     ) -> None:
         self.store = store
         self.commands = GameCommands(
-            store, dev_mode=dev_mode, clock=clock, accounts=accounts, replies=replies
+            store,
+            dev_mode=dev_mode,
+            clock=clock,
+            accounts=accounts,
+            replies=replies,
+            bot_budget_ms=bot_budget_ms,
         )
         self.queries = GameQueries(store)
         self.archive = HandArchive(store)
-        self.sweeper = Sweeper(store, clock)
+        self.sweeper = Sweeper(store, clock, bot_budget_ms)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-BotLevel = Literal["random", "greedy", "strategist"]
+BotLevel = Literal["random", "greedy", "strategist", "expert"]
 OnTimeout = Literal["auto", "forfeit"]
 MoveKind = Literal["play", "draw", "pass"]
 
@@ -36,7 +36,7 @@ class NewGame(NamedTuple):
     players: int
     rules: dict[str, Any] | None = None
     bots: int = 0
-    bot_level: BotLevel = "strategist"
+    bot_level: BotLevel = "expert"
     name: str | None = None  # the creator's name at the table (default: the caller's)
     turn_timeout_hours: float | None = None
     on_timeout: OnTimeout = "auto"

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from domino.engine import Match, choose_move, encode
+from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode
 from domino.service.errors import (
     AlreadyJoined,
     Conflict,
@@ -44,6 +44,8 @@ MAX_RACE_RETRIES = 4
 #: command functions' timeout (template.yaml, 10 s) with room
 IN_FLIGHT_SECONDS = 30
 MAX_BOT_PLIES = 5000  # a whole match of bots after every human forfeited stays bounded
+#: the level expert bots play at once no person is left in the game (a quick one)
+UNWATCHED_LEVEL = "strategist"
 
 #: a hand that left the game item: its number and its full move records
 DroppedHand = tuple[int, list[dict[str, Any]]]
@@ -120,11 +122,16 @@ class Replies:
 
 class WritePath:
     def __init__(
-        self, store: GameStore, clock: Clock = system_clock, replies: ReplyStore | None = None
+        self,
+        store: GameStore,
+        clock: Clock = system_clock,
+        replies: ReplyStore | None = None,
+        bot_budget_ms: float = DEFAULT_BUDGET_MS,
     ) -> None:
         self.store = store
         self.clock = clock
         self.replies = Replies(replies, clock)
+        self.bot_budget_ms = bot_budget_ms
 
     def write(
         self,
@@ -153,7 +160,7 @@ class WritePath:
             at = max(int(self.clock()), record.updated_at)
             before = game.match.copy() if game.match else None
             effect = change(game, at)
-            dropped = dropped_hand(before, game.match) + run_bots(game, at)
+            dropped = dropped_hand(before, game.match) + run_bots(game, at, self.bot_budget_ms)
             finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
             if keyed is not None:
                 record.remember(
@@ -194,20 +201,26 @@ def deal(game: Game, fixed: Any, at: int) -> None:
     record.status = "playing"
 
 
-def run_bots(game: Game, at: int) -> list[DroppedHand]:
+def run_bots(game: Game, at: int, budget_ms: float = DEFAULT_BUDGET_MS) -> list[DroppedHand]:
     """Bots on turn move until a person is on turn; returns the hands whose moves left the
-    item meanwhile (several when bots play on for seats whose players all left)."""
+    item meanwhile (several when bots play on for seats whose players all left). ``budget_ms``:
+    the expert's thinking time a move. With nobody left to play against, expert bots play the
+    rest of the match at ``UNWATCHED_LEVEL``: a whole match of searches would outlast the
+    request."""
     match = game.match
     dropped: list[DroppedHand] = []
     if match is None:
         return dropped
+    seats = game.record.seats
+    watched = any(s.player is not None and s.bot is None for s in seats)
     for _ in range(MAX_BOT_PLIES):
         if match.status != "playing" or match.turn is None:
             break
-        seat = game.record.seats[match.turn]
+        seat = seats[match.turn]
         if seat.bot is None:
             break
-        move = choose_move(match, match.turn, seat.bot)
+        level = seat.bot if watched or seat.bot != "expert" else UNWATCHED_LEVEL
+        move = choose_move(match, match.turn, level, budget_ms=budget_ms)
         before = match.copy()
         match.apply(match.turn, move, at)
         dropped += dropped_hand(before, match)

@@ -1,0 +1,439 @@
+"""The ``expert`` bot: it reads the hands from the table, then plays each choice out many times.
+
+Perfect-information Monte Carlo ("determinized" sampling):
+
+1. **What the seat knows** (``observe``): its own hand, the board, how many tiles every other
+   seat holds, the boneyard's size, and the public log of this hand. A seat that passed, or drew,
+   while the open ends showed some numbers held none of them then. Tiles it drew later may hold
+   them again, so each such fact becomes a cap: at most ``draws since - plays of those numbers
+   since`` of its tiles carry the numbers; a cap of 0 is a plain void.
+2. **A world** (``Knowledge.sample``): the unseen tiles dealt at random into the other hands and
+   the boneyard, every hand its size and within its voids and caps.
+3. **Each candidate play in each world** is played to the hand's end by a fast rollout policy (the
+   strategist's main rules on bitmasks: keep a number you hold at the open end, shed heavy tiles,
+   play doubles early) for every seat, and scored with the preset's own scoring.
+4. The play with the best average, over the same worlds for every candidate, is chosen. The value
+   is the seat's side's points minus the others' (penalty scoring: the other way round), plus a
+   bonus for winning the hand.
+
+It sees nothing its seat may not: ``observe`` reads the seat's own hand, counts, the board and the
+log's public fields (a drawn tile's identity is never read), and every world is dealt from that
+alone. Given the same seed and sample count it makes the same choice; in production it runs on a
+time budget (anytime: it stops on the budget with the best so far, after at least one world).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import add
+
+from .kit import PlayInfo
+from .match import Match
+from .movelog import KIND
+from .moves import DRAW, PASS, Move, Play
+from .outcome import HandEnd
+from .scoring import HandOutcome, score_hand
+from .tiles import HIGH, LOW, PIPS, SUIT, bits, pips_of, set_size
+
+#: the default time budget per move, in milliseconds of wall clock (Lambda at 512 MB: about a
+#: third of a vCPU, so about 15 ms of this machine's CPU; docs/engine.md "How fast")
+DEFAULT_BUDGET_MS = 50.0
+#: points a won hand is worth on top of its points (a hand won by 1 point beats one lost by 1)
+WIN_BONUS = 10.0
+#: tries to deal a world within every void and cap before the caps are dropped
+_TRIES = 30
+
+_PLAY_KIND, _DRAW_KIND, _PASS_KIND = 0, 1, 2
+_new = object.__new__
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What one seat knows of the hand in play, and how to deal worlds consistent with it."""
+
+    seat: int
+    players: int
+    mine: int  # the seat's own tiles (bitmask)
+    unseen: list[int]  # tile ids in other hands or the boneyard, ascending
+    counts: list[int]  # tiles in each hand (the seat's own included)
+    boneyard: int  # tiles in the boneyard
+    void: list[int] = field(default_factory=list)  # per seat: tiles it cannot hold (bitmask)
+    caps: list[list[tuple[int, int]]] = field(default_factory=list)  # per seat: (tiles, at most)
+
+    def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A world: every hand (bitmasks; the seat's own as it is) and the boneyard (top last)."""
+        unseen = _mask(self.unseen)
+        # the tightest hands first (fewest spare tiles they may hold), the loosest take the rest
+        others = sorted(
+            (s for s in range(self.players) if s != self.seat and self.counts[s]),
+            key=lambda s: (unseen & ~self.void[s]).bit_count() - self.counts[s],
+        )
+        pool = list(self.unseen)
+        for relax in (0, 1, 2):  # 0: voids and caps, 1: voids only, 2: nothing (never expected)
+            for _ in range(_TRIES if relax < 2 else 1):
+                rng.shuffle(pool)
+                dealt = self._deal(pool, others, relax)
+                if dealt is not None:
+                    return dealt
+        raise AssertionError("unreachable: a world with no constraints always deals")
+
+    def _deal(
+        self, pool: list[int], order: list[int], relax: int
+    ) -> tuple[list[int], list[int]] | None:
+        hands = [0] * self.players
+        hands[self.seat] = self.mine
+        taken = 0
+        for s in order:
+            need = self.counts[s]
+            void = self.void[s] if relax < 2 else 0
+            caps = [[m, c] for m, c in self.caps[s]] if relax == 0 else []
+            hand = 0
+            for t in pool:
+                b = 1 << t
+                if taken & b or void & b:
+                    continue
+                if caps:
+                    over = False
+                    for cap in caps:
+                        if cap[0] & b and cap[1] <= 0:
+                            over = True
+                            break
+                    if over:
+                        continue
+                    for cap in caps:
+                        if cap[0] & b:
+                            cap[1] -= 1
+                hand |= b
+                need -= 1
+                if not need:
+                    break
+            if need:
+                return None
+            hands[s] = hand
+            taken |= hand
+        boneyard = [t for t in pool if not taken >> t & 1]
+        return hands, boneyard
+
+
+def _mask(ids: Sequence[int]) -> int:
+    m = 0
+    for t in ids:
+        m |= 1 << t
+    return m
+
+
+def observe(match: Match, seat: int) -> Knowledge:
+    """What ``seat`` knows now: its hand, the counts, the board and the public log of this hand.
+
+    The log is read field by field: the kind of move, who made it, and for plays the tile and the
+    arm (public). A drawn tile's identity is never read."""
+    n = match.players
+    top = match.rules.set
+    scratch = Match._blank(match.rules)  # the board replayed, for the open numbers at each event
+    board = 0
+    plays: list[tuple[int, int, int]] = []  # (index, seat, tile)
+    draws: list[tuple[int, int]] = []  # (index, seat)
+    events: list[tuple[int, int, int]] = []  # (index, seat, tiles with an open number then)
+    for i, (code, who, tid, arm, _at) in enumerate(match.log):
+        kind = KIND.get(code)
+        if kind is None:
+            continue
+        if kind == _PLAY_KIND:
+            scratch._place(tid, arm)
+            board |= 1 << tid
+            plays.append((i, who, tid))
+            continue
+        if kind == _DRAW_KIND:
+            draws.append((i, who))
+        if who != seat and scratch.open_arms:
+            numbers = 0
+            for a in scratch.open_arms:
+                numbers |= SUIT[scratch.ends[a]]
+            events.append((i, who, numbers))
+    mine = match.hands[seat]
+    everything = (1 << set_size(top)) - 1
+    unseen_mask = everything & ~mine & ~board
+    void = [0] * n
+    caps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    counts = [h.bit_count() for h in match.hands]  # public: every seat's tile count
+    for i, who, numbers in events:
+        drawn_since = sum(1 for j, s in draws if s == who and j >= i)
+        played_since = sum(1 for j, s, t in plays if s == who and j > i and numbers >> t & 1)
+        cap = drawn_since - played_since
+        if cap <= 0:
+            void[who] |= numbers
+        elif cap < counts[who]:
+            caps[who].append((numbers & unseen_mask, cap))
+    for s in range(n):  # a cap within a void says nothing more
+        caps[s] = [(m & ~void[s], c) for m, c in caps[s] if m & ~void[s]]
+    return Knowledge(
+        seat=seat,
+        players=n,
+        mine=mine,
+        unseen=bits(unseen_mask),
+        counts=counts,
+        boneyard=len(match.boneyard),
+        void=void,
+        caps=caps,
+    )
+
+
+class _World(Match):
+    """A match that stops at the end of the hand in play and keeps the hand's outcome."""
+
+    __slots__ = ("outcome",)
+
+    outcome: HandOutcome
+
+    def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> bool:
+        self.outcome = _score(self, end, out_seat)
+        self.status = "finished"
+        self.turn = None
+        return True
+
+
+#: the attributes of a world that a rollout changes (copied for every rollout); the rest is shared
+_MUTABLE = ("hands", "boneyard", "ends", "arm_len", "log")
+_SHARED = tuple(a for a in Match.__slots__ if a not in _MUTABLE)
+
+
+def _table(match: Match) -> _World:
+    """The public part of ``match``'s hand in play as a world with no hidden tiles yet."""
+    w = _World._blank(match.rules)
+    w.hand_number = match.hand_number
+    w.opener = match.opener
+    w.turn = match.turn
+    w.forced = match.forced
+    w.passes = match.passes
+    w.ends = list(match.ends)
+    w.arm_len = list(match.arm_len)
+    w.open_arms = match.open_arms
+    return w
+
+
+def _clone(w: _World, hands: list[int], boneyard: list[int]) -> _World:
+    c: _World = _new(_World)
+    for name in _SHARED:
+        setattr(c, name, getattr(w, name))
+    c.hands = list(hands)
+    c.boneyard = list(boneyard)
+    c.ends = list(w.ends)
+    c.arm_len = list(w.arm_len)
+    c.log = []
+    return c
+
+
+def _rollout(w: _World) -> int:
+    """Play ``w`` to the hand's end with the rollout policy; returns the plies made."""
+    info = w._info
+    boneyard = w.boneyard
+    hands = w.hands
+    keep = w._keep
+    draw_ends_turn = w.rules.draw == "one_then_pass"
+    nxt = w._nxt
+    plies = 0
+    while True:
+        seat = w.turn
+        if seat is None:
+            return plies
+        plies += 1
+        legal = w.legal_moves()
+        if not legal:
+            if len(boneyard) > keep:  # a draw, without apply's checks (it is legal here)
+                hands[seat] |= 1 << boneyard.pop()
+                w.passes = 0
+                if draw_ends_turn:
+                    w.turn = nxt[seat]
+                continue
+            w.apply(seat, PASS, 0)
+        elif len(legal) == 1:
+            w.apply(seat, legal[0], 0)
+        else:
+            w.apply(seat, _policy(w, seat, legal, info), 0)
+
+
+def _policy(w: Match, seat: int, legal: list[Play], info: dict[int, PlayInfo | None]) -> Play:
+    """The rollout's choice: the strategist's main rules, on bitmasks. Keep playing the number
+    just laid (hold more of it), shed heavy tiles, and lay doubles while they still fit."""
+    hand = w.hands[seat]
+    ends = w.ends
+    best = legal[0]
+    best_score = -1
+    for play in legal:
+        tid, arm, b, pips = info[id(play)]  # type: ignore[misc]
+        rest = hand ^ b
+        if arm < 0:
+            follow = (rest & (SUIT[LOW[tid]] | SUIT[HIGH[tid]])).bit_count()
+        else:
+            follow = (rest & SUIT[pips - ends[arm]]).bit_count()
+        score = 4 * follow + pips + (6 if LOW[tid] == HIGH[tid] else 0)
+        if score > best_score:
+            best, best_score = play, score
+    return best
+
+
+def _rollout_line(w: _World) -> HandOutcome:
+    """``_rollout`` for the line layout, on plain ints: the same moves as ``_rollout`` with
+    ``_policy`` (plays tried in ``legal_moves`` order: the left end's tiles, then the right's),
+    about twice as fast. Only for a board that holds a tile."""
+    hands = w.hands
+    boneyard = w.boneyard
+    keep = w._keep
+    nxt = w._nxt
+    draw_ends_turn = w.rules.draw == "one_then_pass"
+    players = w.players
+    e0, e1 = w.ends[0], w.ends[1]
+    seat = w.turn
+    passes = w.passes
+    assert seat is not None
+    while True:
+        hand = hands[seat]
+        s0 = SUIT[e0]
+        s1 = SUIT[e1]
+        m0 = hand & s0
+        m1 = hand & s1
+        if m0 or m1:
+            best_score = -1
+            best_tile = best_arm = best_new = 0
+            for arm, m, e in ((0, m0, e0), (1, m1, e1)):
+                while m:
+                    low = m & -m
+                    m ^= low
+                    t = low.bit_length() - 1
+                    new = PIPS[t] - e
+                    score = (
+                        4 * ((hand ^ low) & SUIT[new]).bit_count()
+                        + PIPS[t]
+                        + (6 if LOW[t] == HIGH[t] else 0)
+                    )
+                    if score > best_score:
+                        best_score, best_tile, best_arm, best_new = score, low, arm, new
+            hand ^= best_tile
+            hands[seat] = hand
+            if best_arm:
+                e1 = best_new
+            else:
+                e0 = best_new
+            passes = 0
+            if not hand:
+                return _score(w, HandEnd.DOMINO, seat)
+            seat = nxt[seat]
+        elif len(boneyard) > keep:
+            hands[seat] = hand | 1 << boneyard.pop()
+            passes = 0
+            if draw_ends_turn:
+                seat = nxt[seat]
+        else:
+            passes += 1
+            if passes >= players:
+                return _score(w, HandEnd.CLOSED, None)
+            seat = nxt[seat]
+
+
+def _score(w: _World, end: HandEnd, out_seat: int | None) -> HandOutcome:
+    pips = [pips_of(h) for h in w.hands]
+    return score_hand(w.rules, pips, end, out_seat, w._orders[w.opener])
+
+
+def _weights(match: Match, seat: int) -> list[float]:
+    """Per seat, the weight of its points of a hand in the value of a rollout for ``seat``."""
+    rules = match.rules
+    n = match.players
+    sign = -1.0 if rules.out_scoring == "penalty" else 1.0
+    w = [0.0] * n
+    if rules.teams == "pairs":
+        if sign > 0:  # both seats of a pair show the pair's points: count one of each
+            w[seat] = 1.0
+            w[(seat + 1) % n] = -1.0
+        else:
+            for s in range(n):
+                w[s] = -1.0 if s % 2 == seat % 2 else 1.0
+        return w
+    for s in range(n):
+        w[s] = sign * (1.0 if s == seat else -1.0 / (n - 1))
+    return w
+
+
+def _candidates(match: Match) -> list[Play]:
+    """The legal plays, one of each pair a symmetric board makes the same (both ends of a line on
+    one number)."""
+    legal = match.legal_moves()
+    if match._simple and len(match.open_arms) == 2 and match.ends[0] == match.ends[1]:
+        seen: set[int] = set()
+        out = []
+        for p in legal:
+            if p.tile.id not in seen:
+                seen.add(p.tile.id)
+                out.append(p)
+        return out
+    return legal
+
+
+def expert_move(
+    match: Match,
+    seat: int,
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+) -> Move:
+    """The expert's move for ``seat`` (on turn). ``samples`` fixes the number of worlds
+    (deterministic for a given ``rng``); otherwise worlds are dealt until ``budget_ms`` of wall
+    clock has passed (at least one world)."""
+    candidates = _candidates(match)
+    if not candidates:
+        return DRAW if match.can_draw() else PASS
+    if len(candidates) == 1:
+        return candidates[0]
+    clock = time.perf_counter
+    deadline = None
+    if samples is None:
+        deadline = clock() + (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000
+    know = observe(match, seat)
+    table = _table(match)
+    weights = _weights(match, seat)
+    line = match._simple
+    totals = [0.0] * len(candidates)
+    worlds = 0
+    while samples is None or worlds < samples:
+        hands, boneyard = know.sample(rng)
+        values = []
+        for play in candidates:
+            w = _clone(table, hands, boneyard)
+            w.apply(seat, play, 0)
+            if w.turn is None:
+                outcome = w.outcome
+            elif line:
+                outcome = _rollout_line(w)
+            else:
+                _rollout(w)
+                outcome = w.outcome
+            values.append(_value(outcome, seat, weights))
+            if deadline is not None and worlds and clock() >= deadline:
+                break  # out of time: this world, unfinished, is dropped
+        else:
+            totals = list(map(add, totals, values))
+            worlds += 1
+            if deadline is None or clock() < deadline:
+                continue
+        break
+    best = max(range(len(candidates)), key=totals.__getitem__)
+    return candidates[best]
+
+
+def _value(outcome: HandOutcome, seat: int, weights: list[float]) -> float:
+    points = outcome.points
+    value = 0.0
+    for s, wt in enumerate(weights):
+        if wt:
+            value += wt * points[s]
+    winners = outcome.winners
+    if winners:
+        value += WIN_BONUS if seat in winners else -WIN_BONUS
+    return value
+
+
+__all__ = ["DEFAULT_BUDGET_MS", "Knowledge", "expert_move", "observe"]
