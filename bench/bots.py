@@ -1,26 +1,31 @@
-"""Computer players' strength: the strategist against the random and greedy bots, duplicate deals.
+"""Computer players' strength: the expert against the other levels and against ``bota_gorda``.
 
-    python bench/bots.py [--matches N] [--quick] [--workers W] [--tree PATH] [--json FILE]
+    python bench/bots.py [--deals N] [--quick] [--budget-ms MS | --samples N]
+                         [--presets P,...] [--opponents L,...] [--no-duel] [--workers W]
+                         [--tree PATH] [--json FILE]
 
-Plays whole matches between two bot levels, A and B, through ``choose_move`` and prints, per
-preset and pairing, A's match win rate with its 95 % Wilson score interval, A's share of all the
-match points, and the drawn matches. The pairings are ``strategist`` vs ``random`` and
-``strategist`` vs ``greedy``, then ``greedy`` vs ``random`` for scale; the presets are
-``dos-jugadores`` (2 players, target 300) and ``parejas-111`` (4 players in pairs, 0+2 vs 1+3,
-target 111). N matches a line (default 2,000; ``--quick`` 200).
+Hands, not matches: each line plays the first hand of ``Match.start(rules, seed=k)`` for deals
+k = 0 .. N - 1 (default 2,000; ``--quick`` 100), and prints A's share of the hands won with its
+95 % Wilson score interval, A's share of the hand points both sides scored, the hands nobody won,
+and A's time per decision (p50 and p99, over every decision and over those with a choice).
 
-Duplicate deals, so that the luck of the deal cancels: deal ``k`` (``Match.start(rules,
-seed=k)``, k = 0 .. N/2 - 1; a seed also fixes every later hand's deal) is played twice, A on
-seat 0 (parejas-111: seats 0+2) and then A on seat 1 (seats 1+3), B on the others. Every decision
-gets its own seed from (deal, seating, ply), so a run repeats exactly: the same arguments print
-the same figures (only the times change). The deals are spread over ``--workers`` processes (2).
+Lines: A = ``expert`` against B = ``strategist``, ``greedy`` and ``random`` on ``dos-jugadores``
+(one against one), ``parejas-111`` (pairs 0+2 vs 1+3) and ``clasico`` with 4 players (every seat
+for itself: A holds seats 0 and 2, B seats 1 and 3, and a hand counts as A's when one of A's seats
+wins it). Then the expert against the ``dominoes`` 6.1.0 package's ``bota_gorda`` in that
+package's own 4-player pairs game (``bench/duel.py``: ``dominoes`` referees and scores, our engine
+mirrors every move so our bot sees only its seat's view).
 
-A match is won by the side whose seats ``result()["match_winners"]`` lists; it is drawn when the
-result says ``draw``, or names no side, or both (equal best totals at the target). The win rate
-counts a drawn match as not won. A's points share: A's match totals over both sides' totals,
-summed over the matches. "deals won 2/1/0": the deals A won with both seatings, one, neither.
-The interval treats the N matches as independent; the two plays of a deal are not, and the JSON
-also gives the half-width computed from the per-deal scores (0, 1/2 or 1) as a cross-check.
+Duplicate deals, so that the luck of the deal cancels: every deal is played twice, A on the seats
+of parity 0 and then on those of parity 1. Every decision gets its own seed from (deal, seating,
+ply).
+
+The expert thinks for ``--budget-ms`` of wall clock a move, default 14.5 ms: what the product's
+50 ms budget buys on Lambda at the template's 512 MB, which gets 512/1769 of a vCPU (AWS gives a
+whole vCPU at 1,769 MB); calibrated as docs/engine.md "How fast it thinks" says. A time budget
+makes the figures vary a little from run to run; ``--samples N`` fixes the worlds a move instead,
+and a run then repeats exactly. Keep the machine otherwise idle: a busy core gives the expert
+fewer worlds in its budget. The deals are spread over ``--workers`` processes (2).
 """
 
 from __future__ import annotations
@@ -35,32 +40,31 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from _common import add_common_arguments, banner, footer, use_tree, write_json
+from _common import (
+    PLY_BITS,
+    Z95,
+    add_common_arguments,
+    banner,
+    decision_seed,
+    footer,
+    percentile,
+    use_tree,
+    wilson,
+    write_json,
+)
 
 #: the presets measured, with their player counts
-PRESETS = (("dos-jugadores", 2), ("parejas-111", 4))
-#: (A, B): A's figures are printed
-PAIRINGS = (("strategist", "random"), ("strategist", "greedy"), ("greedy", "random"))
-Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile
-DEALS_PER_TASK = 20  # one task a worker takes at a time (40 matches)
-PLY_BITS = 24  # plies of a match fit in the low bits of a decision seed
+PRESETS = (("dos-jugadores", 2), ("parejas-111", 4), ("clasico", 4))
+OPPONENTS = ("strategist", "greedy", "random")
+#: the product's budget (template.yaml BOT_BUDGET_MS) as this machine runs it on a 512 MB Lambda
+LAMBDA_BUDGET_MS = 50.0
+LAMBDA_VCPU_SHARE = 512 / 1769
+DEFAULT_BUDGET_MS = round(LAMBDA_BUDGET_MS * LAMBDA_VCPU_SHARE, 1)  # 14.5
+DEALS_PER_TASK = 25  # one task a worker takes at a time (50 hands)
+__all__ = ["PLY_BITS", "Z95", "decision_seed", "wilson"]  # shared with bench/duel.py
 
 
 # ------------------------------------------------------------------------------ pure helpers
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (``z`` = 1.96: 95 %)."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the edges
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
 
 
 def paired_half_width(twice: int, once: int, never: int, z: float = Z95) -> float:
@@ -74,74 +78,62 @@ def paired_half_width(twice: int, once: int, never: int, z: float = Z95) -> floa
     return z * math.sqrt(spread / (deals - 1) / deals)
 
 
-def decision_seed(deal: int, seating: int, ply: int) -> int:
-    """The seed of one ``choose_move`` call: distinct for every (deal, seating, ply)."""
-    if not 0 <= ply < 1 << PLY_BITS or seating not in (0, 1) or deal < 0:
-        raise ValueError(f"no decision seed for deal {deal}, seating {seating}, ply {ply}")
-    return (deal * 2 + seating) << PLY_BITS | ply
-
-
 def side_levels(a: str, b: str, players: int, seating: int) -> list[str]:
     """Each seat's level: A on the seats of parity ``seating`` (2 players: seat 0, then seat 1;
-    pairs: 0+2, then 1+3), B on the others."""
+    4 players: 0+2, then 1+3), B on the others."""
     return [a if seat % 2 == seating else b for seat in range(players)]
 
 
-def outcome(match_winners: list[int], draw: bool, seating: int) -> int:
-    """1 when A (the seats of parity ``seating``) won the match alone, -1 when B did, 0 drawn."""
-    a_won = any(seat % 2 == seating for seat in match_winners)
-    b_won = any(seat % 2 != seating for seat in match_winners)
-    if draw or a_won == b_won:
+def outcome(winners: list[int] | tuple[int, ...], seating: int) -> int:
+    """1 when A (the seats of parity ``seating``) won the hand, -1 when B did, 0 when nobody (or,
+    never in these presets, both)."""
+    a_won = any(seat % 2 == seating for seat in winners)
+    b_won = any(seat % 2 != seating for seat in winners)
+    if a_won == b_won:
         return 0
     return 1 if a_won else -1
+
+
+def side_points(points: tuple[int, ...], seating: int, pairs: bool) -> tuple[int, int]:
+    """(A's, B's) points of a hand: a pair's points show on both its seats (count one); players
+    for themselves add up by side."""
+    if pairs:
+        return points[seating], points[1 - seating]
+    mine = sum(p for seat, p in enumerate(points) if seat % 2 == seating)
+    return mine, sum(points) - mine
 
 
 @dataclass
 class Tally:
     """One line's counts, summed over its deals (every field adds up)."""
 
-    matches: int = 0
+    hands: int = 0
     wins: int = 0
     losses: int = 0
-    draws: int = 0
+    ties: int = 0
     points_a: int = 0
     points_all: int = 0
     deals_won: list[int] = field(default_factory=lambda: [0, 0, 0])  # deals A won 0, 1, 2 times
     plies: int = 0
     cpu: float = 0.0
+    times: list[float] = field(default_factory=list)  # A's decisions, seconds
+    chosen: list[float] = field(default_factory=list)  # those with more than one tile to play
 
     def add(self, other: Tally) -> None:
-        self.matches += other.matches
+        self.hands += other.hands
         self.wins += other.wins
         self.losses += other.losses
-        self.draws += other.draws
+        self.ties += other.ties
         self.points_a += other.points_a
         self.points_all += other.points_all
         self.deals_won = [x + y for x, y in zip(self.deals_won, other.deals_won, strict=True)]
         self.plies += other.plies
         self.cpu += other.cpu
-
-    def as_tuple(self) -> tuple[Any, ...]:
-        """Plain values, to send between processes."""
-        return (
-            self.matches,
-            self.wins,
-            self.losses,
-            self.draws,
-            self.points_a,
-            self.points_all,
-            tuple(self.deals_won),
-            self.plies,
-            self.cpu,
-        )
-
-    @classmethod
-    def from_tuple(cls, values: tuple[Any, ...]) -> Tally:
-        matches, wins, losses, draws, points_a, points_all, deals_won, plies, cpu = values
-        return cls(matches, wins, losses, draws, points_a, points_all, list(deals_won), plies, cpu)
+        self.times += other.times
+        self.chosen += other.chosen
 
     def win_rate(self) -> float:
-        return self.wins / self.matches if self.matches else float("nan")
+        return self.wins / self.hands if self.hands else float("nan")
 
     def points_share(self) -> float:
         return self.points_a / self.points_all if self.points_all else float("nan")
@@ -150,58 +142,77 @@ class Tally:
 # ------------------------------------------------------------------------------ play
 
 
-def play_match(rules: Any, deal: int, seating: int, levels: list[str]) -> tuple[int, int, int, int]:
-    """One whole match of deal ``deal``: (A's outcome, A's points, B's points, plies)."""
+def play_hand(
+    rules: Any, deal: int, seating: int, levels: list[str], thinking: dict[str, Any], tally: Tally
+) -> tuple[int, int, int]:
+    """The first hand of deal ``deal``: (A's outcome, A's points, B's points); A's decision
+    times go to ``tally``."""
     from domino.engine import Match, choose_move
 
     match = Match.start(rules, seed=deal, at=0)
+    a = levels[seating]
     ply = 0
-    while match.status != "finished":
+    while match.status == "playing" and match.hand_number == 1:
         seat = match.turn
         if seat is None:
-            raise RuntimeError(f"deal {deal}: a match in play with nobody on turn")
-        move = choose_move(match, seat, levels[seat], seed=decision_seed(deal, seating, ply))
+            raise RuntimeError(f"deal {deal}: a hand in play with nobody on turn")
+        level = levels[seat]
+        seed = decision_seed(deal, seating, ply)
+        if seat % 2 == seating:
+            choice = len({p.tile.id for p in match.legal_moves()}) > 1
+            started = time.perf_counter()
+            move = choose_move(match, seat, a, seed=seed, **(thinking if a == "expert" else {}))
+            spent = time.perf_counter() - started
+            tally.times.append(spent)
+            if choice:
+                tally.chosen.append(spent)
+        else:
+            move = choose_move(match, seat, level, seed=seed)
         ply += 1
         match.apply(seat, move, ply)
-    result = match.result()
-    if result is None:
-        raise RuntimeError(f"deal {deal}: a finished match without a result")
-    # a side's total: a player's score, or a pair's (both seats of a pair carry it)
-    won = outcome(result["match_winners"], bool(result.get("draw")), seating)
-    return won, match.scores[seating], match.scores[1 - seating], ply
+    tally.plies += ply
+    last = match.last
+    if last is None:
+        raise RuntimeError(f"deal {deal}: the hand ended without a result")
+    mine, theirs = side_points(last.points, seating, rules.teams == "pairs")
+    return outcome(last.winners, seating), mine, theirs
 
 
-def play_deals(preset: str, players: int, a: str, b: str, deals: range) -> Tally:
+def play_deals(
+    preset: str, players: int, a: str, b: str, deals: range, thinking: dict[str, Any]
+) -> Tally:
     """Every deal of ``deals`` played twice, A's seats swapped the second time."""
     from domino.engine import resolve_rules
 
     rules = resolve_rules(preset, players)
-    if players != 2 and rules.teams != "pairs":
-        raise SystemExit(f"{preset}: only 2 players or 2 pairs make two sides")
+    if players not in (2, 4):
+        raise SystemExit(f"{preset}: two sides need 2 or 4 players")
     started = time.process_time()
     tally = Tally()
     for deal in deals:
         won_here = 0
         for seating in (0, 1):
-            won, mine, theirs, plies = play_match(
-                rules, deal, seating, side_levels(a, b, players, seating)
+            won, mine, theirs = play_hand(
+                rules, deal, seating, side_levels(a, b, players, seating), thinking, tally
             )
-            tally.matches += 1
+            tally.hands += 1
             tally.wins += won == 1
             tally.losses += won == -1
-            tally.draws += won == 0
+            tally.ties += won == 0
             tally.points_a += mine
             tally.points_all += mine + theirs
-            tally.plies += plies
             won_here += won == 1
         tally.deals_won[won_here] += 1
     tally.cpu = time.process_time() - started
     return tally
 
 
-def _task(job: tuple[int, str, int, str, str, int, int]) -> tuple[int, tuple[Any, ...]]:
-    line, preset, players, a, b, first, stop = job
-    return line, play_deals(preset, players, a, b, range(first, stop)).as_tuple()
+Job = tuple[int, str, int, str, str, int, int, dict[str, Any]]
+
+
+def _task(job: Job) -> tuple[int, Tally]:
+    line, preset, players, a, b, first, stop, thinking = job
+    return line, play_deals(preset, players, a, b, range(first, stop), thinking)
 
 
 def _start_worker(shared: str) -> None:
@@ -213,25 +224,29 @@ def _start_worker(shared: str) -> None:
 
 
 def run_lines(
-    lines: list[tuple[str, int, str, str]], deals: int, workers: int, shared: str
+    lines: list[tuple[str, int, str, str]],
+    deals: int,
+    workers: int,
+    shared: str,
+    thinking: dict[str, Any],
 ) -> Iterator[tuple[int, Tally]]:
     """Each line's tally, in line order, as soon as its last deals are in."""
-    jobs = [
-        (i, preset, players, a, b, first, min(first + DEALS_PER_TASK, deals))
+    jobs: list[Job] = [
+        (i, preset, players, a, b, first, min(first + DEALS_PER_TASK, deals), thinking)
         for i, (preset, players, a, b) in enumerate(lines)
         for first in range(0, deals, DEALS_PER_TASK)
     ]
     left = [sum(1 for job in jobs if job[0] == i) for i in range(len(lines))]
     tallies = [Tally() for _ in lines]
     if workers <= 1:
-        results: Iterator[tuple[int, tuple[Any, ...]]] = map(_task, jobs)
+        results: Iterator[tuple[int, Tally]] = map(_task, jobs)
         pool = None
     else:
         pool = Pool(workers, initializer=_start_worker, initargs=(shared,))
         results = pool.imap(_task, jobs)
     try:
-        for line, values in results:
-            tallies[line].add(Tally.from_tuple(values))
+        for line, tally in results:
+            tallies[line].add(tally)
             left[line] -= 1
             if left[line] == 0:
                 yield line, tallies[line]
@@ -244,15 +259,56 @@ def run_lines(
 # ------------------------------------------------------------------------------ report
 
 
+def _ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.1f}" if values else "-"
+
+
+def _figures(tally: Any, wins: int, hands: int, times: list[float], chosen: list[float]) -> dict:
+    low, high = wilson(wins, hands)
+    never, once, twice = tally.deals_won
+    return {
+        "hands": hands,
+        "wins": wins,
+        "win_rate": wins / hands if hands else float("nan"),
+        "wilson_low": low,
+        "wilson_high": high,
+        "paired_half_width": paired_half_width(twice, once, never),
+        "points_share": tally.points_share(),
+        "deals_won_twice_once_never": [twice, once, never],
+        "ms_p50": percentile(times, 0.5) * 1000 if times else None,
+        "ms_p99": percentile(times, 0.99) * 1000 if times else None,
+        "ms_p50_with_a_choice": percentile(chosen, 0.5) * 1000 if chosen else None,
+        "ms_p99_with_a_choice": percentile(chosen, 0.99) * 1000 if chosen else None,
+        "decisions": len(times),
+        "cpu_seconds": tally.cpu,
+    }
+
+
+def _row(label: str, hands: int, wins: int, ties: int, share: float, extra: dict) -> str:
+    low, high = wilson(wins, hands)
+    rate = wins / hands if hands else float("nan")
+    return (
+        f"{label:36} {hands:>6} {wins:>6} {rate:>7.1%} {f'{low:.1%}-{high:.1%}':>13} "
+        f"{share:>7.1%} {ties:>5} {extra['p50']:>6} {extra['p99']:>6} {extra['cp50']:>6} "
+        f"{extra['cp99']:>6} {extra['cpu']:>6.0f}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--matches",
-        type=int,
-        default=None,
-        help="whole matches a line, two a deal (default 2000; an odd count is rounded up)",
+    parser.add_argument("--deals", type=int, default=None, help="deals a line (default 2000)")
+    parser.add_argument("--quick", action="store_true", help="100 deals a line")
+    think = parser.add_mutually_exclusive_group()
+    think.add_argument(
+        "--budget-ms",
+        type=float,
+        default=DEFAULT_BUDGET_MS,
+        help=f"the expert's thinking time a move (default {DEFAULT_BUDGET_MS}: 50 ms on Lambda)",
     )
-    parser.add_argument("--quick", action="store_true", help="200 matches a line")
+    think.add_argument("--samples", type=int, default=None, help="worlds a move instead")
+    parser.add_argument("--presets", default=",".join(p for p, _ in PRESETS))
+    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument("--no-duel", action="store_true", help="leave out bota_gorda's line")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -262,53 +318,94 @@ def main() -> int:
 
     from domino.engine import resolve_rules
 
-    wanted = args.matches if args.matches is not None else 200 if args.quick else 2000
-    deals = max(1, math.ceil(wanted / 2))
-    print(
-        f"\n{deals} duplicate deals (seeds 0-{deals - 1}), each played twice with the sides' "
-        f"seats swapped: {2 * deals} whole matches a line; every decision seeded from (deal, "
-        f"seating, ply); {args.workers} process{'es' if args.workers > 1 else ''}"
+    deals = args.deals if args.deals is not None else 100 if args.quick else 2000
+    players_of = dict(PRESETS)
+    presets = [(p, players_of[p]) for p in args.presets.split(",") if p]
+    opponents = [b for b in args.opponents.split(",") if b]
+    thinking: dict[str, Any] = (
+        {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
     )
-    for preset, players in PRESETS:
-        rules = resolve_rules(preset, players)
-        sides = "2 pairs (0+2 vs 1+3)" if rules.teams == "pairs" else "one against one"
-        print(f"  {preset}: {players} players, {sides}, match to {rules.target} points")
-
-    lines = [(preset, players, a, b) for preset, players in PRESETS for a, b in PAIRINGS]
+    how = (
+        f"{args.samples} worlds a move"
+        if args.samples
+        else f"{args.budget_ms} ms a move (wall clock)"
+    )
     print(
-        f"\n{'preset':14} {'A vs B':21} {'matches':>7} {'A won':>6} {'win rate':>8} "
-        f"{'95 % Wilson CI':>15} {'A points':>8} {'drawn':>5} {'deals won 2/1/0':>16} "
+        f"\n{deals} duplicate deals (seeds 0-{deals - 1}), the first hand of each played twice "
+        f"with the sides' seats swapped: {2 * deals} hands a line. The expert thinks {how}; "
+        f"{args.workers} process{'es' if args.workers > 1 else ''}"
+    )
+    for preset, players in presets:
+        rules = resolve_rules(preset, players)
+        sides = (
+            "2 pairs (0+2 vs 1+3)"
+            if rules.teams == "pairs"
+            else "one against one"
+            if players == 2
+            else "4 players for themselves, A on seats 0+2, B on 1+3"
+        )
+        print(f"  {preset}: {players} players, {sides}")
+
+    lines = [(preset, players, "expert", b) for preset, players in presets for b in opponents]
+    print(
+        f"\n{'A vs B':36} {'hands':>6} {'A won':>6} {'rate':>7} {'95 % Wilson':>13} "
+        f"{'points':>7} {'tied':>5} {'p50':>6} {'p99':>6} {'ch.p50':>6} {'ch.p99':>6} "
         f"{'CPU s':>6}"
     )
-    figures: dict[str, Any] = {"deals": deals, "matches": 2 * deals}
-    for line, tally in run_lines(lines, deals, args.workers, str(tree.shared)):
+    figures: dict[str, Any] = {"deals": deals, "thinking": thinking}
+    for line, tally in run_lines(lines, deals, args.workers, str(tree.shared), thinking):
         preset, _, a, b = lines[line]
-        low, high = wilson(tally.wins, tally.matches)
-        never, once, twice = tally.deals_won
+        extra = {
+            "p50": _ms(tally.times, 0.5),
+            "p99": _ms(tally.times, 0.99),
+            "cp50": _ms(tally.chosen, 0.5),
+            "cp99": _ms(tally.chosen, 0.99),
+            "cpu": tally.cpu,
+        }
+        label = f"{preset}: {a} vs {b}"
         print(
-            f"{preset:14} {a + ' vs ' + b:21} {tally.matches:>7} {tally.wins:>6} "
-            f"{tally.win_rate():>8.1%} {f'{low:.1%}-{high:.1%}':>15} "
-            f"{tally.points_share():>8.1%} {tally.draws:>5} "
-            f"{f'{twice}/{once}/{never}':>16} {tally.cpu:>6.0f}",
+            _row(label, tally.hands, tally.wins, tally.ties, tally.points_share(), extra),
             flush=True,
         )
-        figures.setdefault(preset, {})[f"{a}_vs_{b}"] = {
-            "matches": tally.matches,
-            "wins": tally.wins,
-            "losses": tally.losses,
-            "draws": tally.draws,
-            "win_rate": tally.win_rate(),
-            "wilson_low": low,
-            "wilson_high": high,
-            "paired_half_width": paired_half_width(twice, once, never),
-            "points_share": tally.points_share(),
-            "deals_won_twice_once_never": [twice, once, never],
-            "plies_per_match": tally.plies / tally.matches,
-            "cpu_seconds": tally.cpu,
+        figures.setdefault(preset, {})[f"{a}_vs_{b}"] = _figures(
+            tally, tally.wins, tally.hands, tally.times, tally.chosen
+        )
+
+    if not args.no_duel:
+        duel = importlib.import_module("duel")
+        try:
+            importlib.import_module("dominoes")
+        except ImportError:
+            raise SystemExit("dominoes 6.1.0 is not installed: pip install -e '.[bench]'") from None
+        chooser = duel.LevelChooser(
+            "expert", samples=args.samples, budget_ms=None if args.samples else args.budget_ms
+        )
+        tally = duel.run(deals, chooser, args.workers, str(tree.shared))
+        extra = {
+            "p50": _ms(tally.times, 0.5),
+            "p99": _ms(tally.times, 0.99),
+            "cp50": "-",
+            "cp99": "-",
+            "cpu": tally.cpu,
         }
+        print(
+            _row(
+                "dominoes' game: expert vs bota_gorda",
+                tally.hands,
+                tally.our_wins,
+                tally.ties,
+                tally.points_share(),
+                extra,
+            ),
+            flush=True,
+        )
+        figures["dominoes_bota_gorda"] = _figures(
+            tally, tally.our_wins, tally.hands, tally.times, []
+        )
     print(
-        "\nwin rate: A's match wins over all the matches (a drawn match is not won); A points: "
-        "A's share of both sides' match totals"
+        "\nrate: the hands A won over all the hands (a tied hand is nobody's); points: A's share "
+        "of the hand points both sides scored; p50/p99: A's milliseconds a decision (every "
+        "decision; ch.: those with more than one tile to choose from)"
     )
     write_json(args.json, figures)
     footer(started)

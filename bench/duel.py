@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import random
 import sys
 import time
@@ -47,7 +46,16 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from _common import add_common_arguments, banner, footer, percentile, use_tree, write_json
+from _common import (
+    add_common_arguments,
+    banner,
+    decision_seed,
+    footer,
+    percentile,
+    use_tree,
+    wilson,
+    write_json,
+)
 
 #: our engine's game equal to the ``dominoes`` game: one hand (``single``), a closed hand won by
 #: the pair with fewer pips (``lowest_team``), equal pips win nothing (``tie: none``); the preset
@@ -59,9 +67,7 @@ RULES_OVERRIDES: dict[str, Any] = {
     "block_winner": "lowest_team",
     "tie": "none",
 }
-Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile
 DEALS_PER_TASK = 25  # one task a worker takes at a time (50 hands)
-PLY_BITS = 24  # plies of a hand fit in the low bits of a decision seed
 LEFT, RIGHT = "left", "right"  # our line layout's end names: their left end, their right end
 
 #: ``choose(match, seat, seed)``: our bot's move for ``seat`` (an engine ``Move``)
@@ -73,27 +79,6 @@ class MirrorError(AssertionError):
 
 
 # ------------------------------------------------------------------------------ pure helpers
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (``z`` = 1.96: 95 %)."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
-
-
-def decision_seed(deal: int, seating: int, ply: int) -> int:
-    """The seed of one ``choose`` call: distinct for every (deal, seating, ply)."""
-    if not 0 <= ply < 1 << PLY_BITS or seating not in (0, 1) or deal < 0:
-        raise ValueError(f"no decision seed for deal {deal}, seating {seating}, ply {ply}")
-    return (deal * 2 + seating) << PLY_BITS | ply
 
 
 def deal_hands(deal: int) -> list[list[tuple[int, int]]]:

@@ -79,24 +79,35 @@ def test_seatings_swap_the_sides() -> None:
     assert bots.side_levels("a", "b", 4, 1) == ["b", "a", "b", "a"]
 
 
-def test_outcome_counts_a_side_that_won_alone() -> None:
-    assert bots.outcome([0], False, 0) == 1
-    assert bots.outcome([0], False, 1) == -1
-    assert bots.outcome([1, 3], False, 1) == 1
-    assert bots.outcome([0, 2], False, 1) == -1
-    assert bots.outcome([], True, 0) == 0
-    assert bots.outcome([], False, 0) == 0
-    assert bots.outcome([0, 1, 2, 3], False, 0) == 0  # equal best totals: both sides listed
+def test_outcome_counts_the_side_that_won_the_hand() -> None:
+    assert bots.outcome([0], 0) == 1
+    assert bots.outcome([0], 1) == -1
+    assert bots.outcome([1, 3], 1) == 1
+    assert bots.outcome([0, 2], 1) == -1
+    assert bots.outcome([2], 0) == 1  # clasico with 4: seat 2 is A's when A holds 0 and 2
+    assert bots.outcome([], 0) == 0  # nobody won
 
 
-def test_tallies_add_up_and_a_deal_repeats() -> None:
-    first = bots.play_deals("parejas-111", 4, "strategist", "random", range(3, 5))
-    again = bots.play_deals("parejas-111", 4, "strategist", "random", range(3, 5))
-    assert first.as_tuple()[:-1] == again.as_tuple()[:-1]  # all but the CPU time
-    assert first.matches == 4 == first.wins + first.losses + first.draws
-    assert sum(first.deals_won) == 2
-    assert 0 < first.points_a <= first.points_all
+def test_side_points_count_a_pair_once_and_players_by_side() -> None:
+    assert bots.side_points((30, 0, 30, 0), 0, True) == (30, 0)
+    assert bots.side_points((30, 0, 30, 0), 1, True) == (0, 30)
+    assert bots.side_points((0, 0, 25, 0), 0, False) == (25, 0)
+    assert bots.side_points((0, 0, 25, 0), 1, False) == (0, 25)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("parejas-111", 4), ("clasico", 4)])
+def test_tallies_add_up_and_a_deal_repeats(preset: str, players: int) -> None:
+    thinking = {"samples": 3}
+    first = bots.play_deals(preset, players, "expert", "random", range(3, 6), thinking)
+    again = bots.play_deals(preset, players, "expert", "random", range(3, 6), thinking)
+    same = ("hands", "wins", "losses", "ties", "points_a", "points_all", "deals_won", "plies")
+    assert [getattr(first, f) for f in same] == [getattr(again, f) for f in same]
+    assert first.hands == 6 == first.wins + first.losses + first.ties
+    assert sum(first.deals_won) == 3
+    assert first.points_all > 0 and 0 <= first.points_a <= first.points_all
+    assert len(first.times) >= len(first.chosen) > 0  # the expert's decisions were timed
     total = bots.Tally()
     total.add(first)
-    total.add(bots.Tally.from_tuple(again.as_tuple()))
-    assert total.matches == 8 and total.wins == 2 * first.wins
+    total.add(again)
+    assert total.hands == 12 and total.wins == 2 * first.wins
+    assert len(total.times) == 2 * len(first.times)
