@@ -3,6 +3,7 @@
     python bench/bots.py [--deals N] [--quick] [--budget-ms MS | --samples N]
                          [--presets P,...] [--opponents L,...] [--no-duel] [--workers W]
                          [--tree PATH] [--json FILE]
+    python bench/bots.py --calibrate [--budget-ms MS]
 
 Hands, not matches: each line plays the first hand of ``Match.start(rules, seed=k)`` for deals
 k = 0 .. N - 1 (default 2,000; ``--quick`` 100), and prints A's share of the hands won with its
@@ -26,6 +27,11 @@ whole vCPU at 1,769 MB); calibrated as docs/engine.md "How fast it thinks" says.
 makes the figures vary a little from run to run; ``--samples N`` fixes the worlds a move instead,
 and a run then repeats exactly. Keep the machine otherwise idle: a busy core gives the expert
 fewer worlds in its budget. The deals are spread over ``--workers`` processes (2).
+
+``--calibrate`` prints, on one process, what the budget buys: microseconds a rollout (one hand
+played out from a position, on the line layout's plain-int path and on ``Match.apply``'s) and the
+worlds the expert deals a move within the budget, on positions of strategist play where the seat
+has a choice.
 """
 
 from __future__ import annotations
@@ -256,6 +262,90 @@ def run_lines(
             pool.join()
 
 
+# ------------------------------------------------------------------------------ calibration
+
+#: the presets calibrated: every layout, pairs, and a big star table
+CALIBRATED = (
+    ("dos-jugadores", 2),
+    ("parejas-111", 4),
+    ("clasico", 4),
+    ("cruzado", 4),
+    ("chipre", 8),
+)
+
+
+def positions(preset: str, players: int, count: int) -> list[Any]:
+    """``count`` first-hand positions of strategist play where the seat on turn has a choice."""
+    import random
+
+    from domino.engine import Match, choose_move, resolve_rules
+
+    rules = resolve_rules(preset, players)
+    found = []
+    deal = 0
+    while len(found) < count:
+        match = Match.start(rules, seed=deal)
+        rng = random.Random(deal)
+        stop = rng.randrange(0, 12 * players)
+        ply = 0
+        while match.status == "playing" and match.hand_number == 1 and ply < stop:
+            match.apply(match.turn, choose_move(match, match.turn, "strategist", seed=ply), ply)
+            ply += 1
+        playing = match.status == "playing" and match.hand_number == 1 and match.open_arms
+        if playing and len({p.tile.id for p in match.legal_moves()}) > 1:
+            found.append(match)
+        deal += 1
+    return found
+
+
+def calibrate(budget_ms: float) -> dict[str, Any]:
+    import random
+
+    from domino.engine import expert
+
+    print(
+        f"\n{'preset':14} {'layout':6} {'us a rollout':>12} {'(apply)':>8} "
+        f"{'worlds a move at ' + str(budget_ms) + ' ms: p10':>34} {'p50':>5} {'p90':>5}"
+    )
+    figures: dict[str, Any] = {}
+    for preset, players in CALIBRATED:
+        found = positions(preset, players, 200)
+        worlds = []
+        for k, match in enumerate(found):
+            thought = expert.think(match, match.turn, random.Random(k), budget_ms=budget_ms)
+            worlds.append(thought.worlds)
+        prepared = []
+        for k, match in enumerate(found):
+            hands, boneyard = expert.observe(match, match.turn).sample(random.Random(k))
+            prepared.append((expert._table(match), hands, boneyard))
+        timings = {}
+        for name, rollout in (("fast", expert._rollout_line), ("apply", expert._rollout)):
+            if name == "fast" and not found[0]._simple:
+                continue
+            started = time.perf_counter()
+            for _ in range(5):
+                for table, hands, boneyard in prepared:
+                    rollout(expert._clone(table, hands, boneyard))
+            timings[name] = (time.perf_counter() - started) / (5 * len(prepared)) * 1e6
+        worlds.sort()
+        fast = f"{timings['fast']:.0f}" if "fast" in timings else "-"
+        print(
+            f"{preset:14} {found[0].layout.name:6} {fast:>12} {timings['apply']:>8.0f} "
+            f"{percentile(worlds, 0.1):>34.0f} {percentile(worlds, 0.5):>5.0f} "
+            f"{percentile(worlds, 0.9):>5.0f}",
+            flush=True,
+        )
+        figures[preset] = {
+            "us_per_rollout": timings.get("fast", timings["apply"]),
+            "us_per_rollout_apply": timings["apply"],
+            "worlds_p10": percentile(worlds, 0.1),
+            "worlds_p50": percentile(worlds, 0.5),
+            "worlds_p90": percentile(worlds, 0.9),
+        }
+    print("(a rollout: copy the table with a world's hands, play the hand out, score it)")
+    return figures
+
+
 # ------------------------------------------------------------------------------ report
 
 
@@ -309,6 +399,7 @@ def main() -> int:
     parser.add_argument("--presets", default=",".join(p for p, _ in PRESETS))
     parser.add_argument("--opponents", default=",".join(OPPONENTS))
     parser.add_argument("--no-duel", action="store_true", help="leave out bota_gorda's line")
+    parser.add_argument("--calibrate", action="store_true", help="what the budget buys, only")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -318,6 +409,10 @@ def main() -> int:
 
     from domino.engine import resolve_rules
 
+    if args.calibrate:
+        write_json(args.json, calibrate(args.budget_ms))
+        footer(started)
+        return 0
     deals = args.deals if args.deals is not None else 100 if args.quick else 2000
     players_of = dict(PRESETS)
     presets = [(p, players_of[p]) for p in args.presets.split(",") if p]

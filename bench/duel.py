@@ -1,7 +1,7 @@
 """Our bot against the PyPI ``dominoes`` 6.1.0 package's ``bota_gorda``, in that package's game.
 
     python bench/duel.py [--deals N] [--level strategist] [--package-player NAME] [--workers W]
-                         [--tree PATH] [--json FILE]
+                         [--budget-ms MS | --samples N] [--tree PATH] [--json FILE]
 
 The game is the ``dominoes`` package's own (``dominoes.Game``): 4 players in pairs, 0+2 against
 1+3, the 28 tiles of a double-six set dealt 7 each, no boneyard, the holder of 6-6 opens with it,
@@ -489,6 +489,11 @@ def main() -> int:
         help="instead of our bot, the dominoes package's own player NAME (random, double, "
         "bota_gorda, ...) in its game alone, for reference",
     )
+    think = parser.add_mutually_exclusive_group()
+    think.add_argument(
+        "--budget-ms", type=float, default=None, help="the expert's thinking time a move"
+    )
+    think.add_argument("--samples", type=int, default=None, help="the expert's worlds a move")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -505,7 +510,7 @@ def main() -> int:
     levels = importlib.import_module("domino.engine").LEVELS
     if args.level not in levels:
         parser.error(f"--level must be one of {', '.join(levels)} (this tree's levels)")
-    factory: Callable[[], Choose | str] = LevelChooser(args.level)
+    factory: Callable[[], Choose | str] = LevelChooser(args.level, args.samples, args.budget_ms)
     ours = f"our {args.level} pair"
     if args.package_player is not None:
         if not callable(getattr(dominoes.players, args.package_player, None)):

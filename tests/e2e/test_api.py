@@ -211,6 +211,8 @@ def test_rules_lists_the_ten_presets(runtime: Runtime) -> None:
     assert status == 200
     presets = body["presets"]
     assert [p["id"] for p in presets] == PRESET_IDS
+    assert body["bot_levels"] == ["random", "greedy", "strategist", "expert"]
+    assert body["default_bot_level"] == "expert"
     players = {p["id"]: (p["players"]["min"], p["players"]["max"]) for p in presets}
     assert players == {
         "clasico": (3, 5),

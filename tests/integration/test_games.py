@@ -73,6 +73,22 @@ def test_game_against_bots(api: Api, privileged: Privileged) -> None:
     table.play_out()
 
 
+def test_bots_are_experts_unless_the_game_says_otherwise(api: Api, privileged: Privileged) -> None:
+    """The default level is the expert (``GET /rules`` says so); a one-hand game with three of
+    them plays out, and every bot seat and the game's config name the level."""
+    rules = api.call("GET", "/rules").ok()
+    assert rules["bot_levels"] == ["random", "greedy", "strategist", "expert"]
+    assert rules["default_bot_level"] == "expert"
+    table = start(
+        api, privileged, "parejas-111", ["ana"], bots=3, seed=8, rules={"match": "single"}
+    )
+    record = privileged.record(table.game)
+    assert record.config["bot_level"] == "expert"
+    assert [s.bot for s in record.seats] == [None, "expert", "expert", "expert"]
+    table.play_out()
+    assert table.view("ana")["status"] == "finished"
+
+
 def test_cruzado_cross_layout(api: Api, privileged: Privileged) -> None:
     table = start(api, privileged, "cruzado", ["x0", "x1", "x2"], seed=9, rules={"target": 40})
     table.play_out()

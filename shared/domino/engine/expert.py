@@ -372,6 +372,16 @@ def _candidates(match: Match) -> list[Play]:
     return legal
 
 
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A decision and what it took: the move, the worlds played out, each candidate's average
+    value (empty when there was nothing to choose)."""
+
+    move: Move
+    worlds: int = 0
+    values: tuple[tuple[Play, float], ...] = ()
+
+
 def expert_move(
     match: Match,
     seat: int,
@@ -383,11 +393,23 @@ def expert_move(
     """The expert's move for ``seat`` (on turn). ``samples`` fixes the number of worlds
     (deterministic for a given ``rng``); otherwise worlds are dealt until ``budget_ms`` of wall
     clock has passed (at least one world)."""
+    return think(match, seat, rng, samples=samples, budget_ms=budget_ms).move
+
+
+def think(
+    match: Match,
+    seat: int,
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+) -> Thought:
+    """``expert_move`` with its workings (``Thought``), for benchmarks and curious players."""
     candidates = _candidates(match)
     if not candidates:
-        return DRAW if match.can_draw() else PASS
+        return Thought(DRAW if match.can_draw() else PASS)
     if len(candidates) == 1:
-        return candidates[0]
+        return Thought(candidates[0])
     clock = time.perf_counter
     deadline = None
     if samples is None:
@@ -421,7 +443,8 @@ def expert_move(
                 continue
         break
     best = max(range(len(candidates)), key=totals.__getitem__)
-    return candidates[best]
+    averages = tuple((play, total / worlds) for play, total in zip(candidates, totals, strict=True))
+    return Thought(candidates[best], worlds, averages)
 
 
 def _value(outcome: HandOutcome, seat: int, weights: list[float]) -> float:
@@ -436,4 +459,4 @@ def _value(outcome: HandOutcome, seat: int, weights: list[float]) -> float:
     return value
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "Knowledge", "expert_move", "observe"]
+__all__ = ["DEFAULT_BUDGET_MS", "Knowledge", "Thought", "expert_move", "observe", "think"]
