@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required (python3.11, 3.12 or 3.13 on PATH)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=26"
-	$(BIN)/python -m pip install --quiet -e '.[dev,cli]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cli,bench]'
 	touch $@
 
 $(DDB_JAR_STAMP): | $(STAMP)
@@ -62,7 +62,6 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 bench: $(STAMP) $(DDB_JAR_STAMP)  ## every benchmark script in bench/ (not its _helpers), printing figures
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	@for script in bench/*.py; do \
 	  case "$$(basename $$script)" in _*) continue;; esac; \
 	  echo "== $$script"; $(BIN)/python $$script || exit 1; \

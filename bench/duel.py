@@ -112,6 +112,31 @@ class HandOutcome:
     plies: int
     decision_times: tuple[float, ...]
 
+    @classmethod
+    def scored(
+        cls,
+        deal: int,
+        our_team: int,
+        winner: int | None,
+        points: int,
+        *,
+        closed: bool,
+        plies: int,
+        decision_times: tuple[float, ...] = (),
+    ) -> HandOutcome:
+        """The hand ``winner`` (a team, None: tied) won for ``points``."""
+        return cls(
+            deal=deal,
+            our_team=our_team,
+            our_team_won=winner == our_team,
+            their_team_won=winner == 1 - our_team,
+            our_points=points if winner == our_team else 0,
+            their_points=points if winner == 1 - our_team else 0,
+            closed=closed,
+            plies=plies,
+            decision_times=decision_times,
+        )
+
     @property
     def team_points(self) -> tuple[int, int]:
         """The points to seats 0+2 and to seats 1+3 (``dominoes``' teams 0 and 1)."""
@@ -272,13 +297,11 @@ def play_hand(deal: int, our_team: int, choose: Choose) -> HandOutcome:
     points = abs(result.points)
     if max(last.points) != points:
         raise mirror.fail(f"our engine scores {last.points}, dominoes {result}")
-    return HandOutcome(
-        deal=deal,
-        our_team=our_team,
-        our_team_won=winner == our_team,
-        their_team_won=winner == 1 - our_team,
-        our_points=points if winner == our_team else 0,
-        their_points=points if winner == 1 - our_team else 0,
+    return HandOutcome.scored(
+        deal,
+        our_team,
+        winner,
+        points,
         closed=not result.won,
         plies=mirror.plies,
         decision_times=tuple(times),
@@ -309,16 +332,8 @@ def play_package_hand(deal: int, our_team: int, player: str) -> HandOutcome:
     else:
         winner = None if result.points == 0 else 0 if result.points > 0 else 1
     points = abs(result.points)
-    return HandOutcome(
-        deal=deal,
-        our_team=our_team,
-        our_team_won=winner == our_team,
-        their_team_won=winner == 1 - our_team,
-        our_points=points if winner == our_team else 0,
-        their_points=points if winner == 1 - our_team else 0,
-        closed=not result.won,
-        plies=len(game.moves),
-        decision_times=(),
+    return HandOutcome.scored(
+        deal, our_team, winner, points, closed=not result.won, plies=len(game.moves)
     )
 
 

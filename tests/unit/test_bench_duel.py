@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_modules import load_bench
 
 try:
     import dominoes
@@ -21,22 +18,10 @@ except ImportError as error:  # a failure, not a skip: the bench extra is part o
 from domino import engine
 from domino.engine import Match, Play, Tile, choose_move
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 DEALS = (0, 1, 2)
 
 
-def _load() -> ModuleType:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))  # its ``from _common import ...``
-    spec = importlib.util.spec_from_file_location("bench_duel", BENCH / "duel.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-duel = _load()
+duel = load_bench("duel")
 
 
 class Watcher:

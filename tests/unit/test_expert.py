@@ -44,6 +44,16 @@ def played_into(pid: str, n: int, seed: int, steps: int, level: str = "random") 
     return m
 
 
+def in_play(
+    pid: str, n: int, seed: int, steps: int, level: str = "random"
+) -> tuple[Match, int] | None:
+    """``played_into``'s match and the seat on turn, if its first hand is still in play."""
+    m = played_into(pid, n, seed, steps, level)
+    if m.status != "playing" or m.hand_number != 1 or m.turn is None:
+        return None
+    return m, m.turn
+
+
 def hidden_swapped(m: Match, seat: int, shuffle_seed: int) -> Match:
     """``m`` with everything ``seat`` cannot see dealt again: the other hands (same sizes), the
     boneyard's order, the tiles other seats drew as the log records them, and the shuffle seed."""
@@ -76,11 +86,10 @@ def hidden_swapped(m: Match, seat: int, shuffle_seed: int) -> Match:
 def test_the_expert_chooses_the_same_move_whatever_it_cannot_see(
     case: tuple[str, int], seed: int, steps: int, shuffle_seed: int
 ) -> None:
-    m = played_into(*case, seed, steps)
-    if m.status != "playing" or m.hand_number != 1:
+    found = in_play(*case, seed, steps)
+    if found is None:
         return
-    seat = m.turn
-    assert seat is not None
+    m, seat = found
     want = choose_move(m, seat, "expert", seed=7, samples=SAMPLES)
     other = hidden_swapped(m, seat, shuffle_seed)
     assert other.hands != m.hands or other.boneyard == m.boneyard  # something hidden moved
@@ -93,11 +102,10 @@ def test_what_the_expert_reads_from_the_table_is_always_true(
     case: tuple[str, int], seed: int, steps: int
 ) -> None:
     """Voids and caps hold for the true hands: strategist play makes seats draw and pass."""
-    m = played_into(*case, seed, steps, level="strategist")
-    if m.status != "playing" or m.hand_number != 1:
+    found = in_play(*case, seed, steps, level="strategist")
+    if found is None:
         return
-    seat = m.turn
-    assert seat is not None
+    m, seat = found
     know = ex.observe(m, seat)
     assert know.mine == m.hands[seat]
     assert know.counts == [h.bit_count() for h in m.hands]
@@ -154,11 +162,10 @@ def tile(text: str) -> Play:
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(case=st.sampled_from(READING), seed=st.integers(0, 10_000), steps=st.integers(1, 60))
 def test_every_world_is_a_deal_that_could_be(case: tuple[str, int], seed: int, steps: int) -> None:
-    m = played_into(*case, seed, steps, level="strategist")
-    if m.status != "playing" or m.hand_number != 1:
+    found = in_play(*case, seed, steps, level="strategist")
+    if found is None:
         return
-    seat = m.turn
-    assert seat is not None
+    m, seat = found
     know = ex.observe(m, seat)
     rng = random.Random(seed)
     for _ in range(5):
