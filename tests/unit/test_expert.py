@@ -274,3 +274,24 @@ def test_a_time_budget_still_finishes_one_world() -> None:
     assert seat is not None
     move = choose_move(m, seat, "expert", seed=1, budget_ms=0.001)
     assert move in m.legal_moves() or move in (DRAW, PASS)
+
+
+def test_the_opening_tile_tells_which_better_doubles_nobody_was_dealt() -> None:
+    """``dos-jugadores`` opens with the highest double held: seat 0 leads 5-5, so 6-6 lay in the
+    boneyard. Seat 1 knows seat 0 cannot hold it until seat 0 draws; then at most one tile."""
+    hands = [
+        ["5-5", "0-1", "0-2", "0-3", "0-4", "1-2", "1-3"],
+        ["2-3", "2-4", "3-4", "1-4", "0-0", "1-1", "2-2"],
+    ]
+    m = two_player_deal(hands, ["4-6", "6-6", "0-5"])
+    assert m.turn == 0 and ex.unheld_at_deal(m) == 1 << parse_tile("6-6", 6).id
+    m.apply(0, tile("5-5"), 0)
+    six_six = 1 << parse_tile("6-6", 6).id
+    assert ex.observe(m, 1).void[0] & six_six
+    m.apply(1, DRAW, 0)  # seat 1 has no 5: it draws 4-6, then 6-6, then 0-5 and plays it
+    m.apply(1, DRAW, 0)
+    m.apply(1, DRAW, 0)
+    m.apply(1, Play(parse_tile("0-5", 6), "left"), 0)
+    assert not ex.observe(m, 0).void[1] & six_six  # seat 1 drew: it may hold 6-6 (it does)
+    lead_any = Match.start(resolve_rules("dos-jugadores", 2, {"opening": "lot"}), seed=2)
+    assert ex.unheld_at_deal(lead_any) == 0

@@ -36,7 +36,7 @@ from .movelog import KIND
 from .moves import DRAW, PASS, Move, Play
 from .outcome import HandEnd
 from .scoring import HandOutcome, score_hand
-from .tiles import HIGH, LOW, PIPS, SUIT, bits, pips_of, set_size
+from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, SUIT, bits, pips_of, set_size
 
 #: the default time budget per move, in milliseconds of wall clock (Lambda at 512 MB: about a
 #: third of a vCPU, so about 15 ms of this machine's CPU; docs/engine.md "How fast")
@@ -129,7 +129,8 @@ def observe(match: Match, seat: int) -> Knowledge:
     """What ``seat`` knows now: its hand, the counts, the board and the public log of this hand.
 
     The log is read field by field: the kind of move, who made it, and for plays the tile and the
-    arm (public). A drawn tile's identity is never read."""
+    arm (public). A drawn tile's identity is never read. The opening tile tells what no hand was
+    dealt (``unheld_at_deal``)."""
     n = match.players
     top = match.rules.set
     scratch = Match._blank(match.rules)  # the board replayed, for the open numbers at each event
@@ -153,6 +154,9 @@ def observe(match: Match, seat: int) -> Knowledge:
             for a in scratch.open_arms:
                 numbers |= SUIT[scratch.ends[a]]
             events.append((i, who, numbers))
+    unheld = unheld_at_deal(match)
+    if unheld:  # as if every other seat had passed on those tiles before the first move
+        events[:0] = [(-1, s, unheld) for s in range(n) if s != seat]
     mine = match.hands[seat]
     everything = (1 << set_size(top)) - 1
     unseen_mask = everything & ~mine & ~board
@@ -179,6 +183,22 @@ def observe(match: Match, seat: int) -> Knowledge:
         void=void,
         caps=caps,
     )
+
+
+def unheld_at_deal(match: Match) -> int:
+    """Tiles the opening shows no hand was dealt (a bitmask). The opener had to lead ``forced``:
+    the best double the rules want that any hand held, so every better one lay in the boneyard;
+    or, with none of those doubles held, the heaviest tile dealt, so no hand held a heavier one.
+    A previous winner's or a lot's lead (``forced`` -1) shows nothing."""
+    forced = match.forced
+    if forced < 0:
+        return 0
+    wanted = match._dealing[3]
+    if forced in wanted:
+        return _mask(wanted[: wanted.index(forced)])
+    key = HEAVY_KEY[forced]
+    heavier = [t for t in range(set_size(match.rules.set)) if HEAVY_KEY[t] > key]
+    return _mask(wanted) | _mask(heavier)
 
 
 class _World(Match):
