@@ -259,6 +259,39 @@ def test_the_line_rollout_plays_as_the_engine_does() -> None:
     assert checked > 150
 
 
+def test_a_candidate_laid_on_the_line_without_a_copy_ends_as_through_apply() -> None:
+    """``_line_outcome`` (no copy of the table) gives each candidate the outcome that
+    ``_clone`` + ``Match.apply`` + ``_rollout`` give, the first tile of a lot's lead included."""
+    checked = 0
+    for pid, n, overrides in (
+        ("dos-jugadores", 2, None),
+        ("parejas-111", 4, None),
+        ("clasico", 3, {"opening": "lot"}),
+        ("multicolor-plus", 2, None),
+    ):
+        for seed in range(40):
+            m = Match.start(resolve_rules(pid, n, overrides), seed=seed)
+            rng = random.Random(seed)
+            for _ in range(seed % 9):
+                if m.status != "playing" or m.hand_number != 1:
+                    break
+                random_step(m, rng)
+            if m.status != "playing" or m.hand_number != 1 or m.turn is None:
+                continue
+            seat = m.turn
+            hands, boneyard = ex.observe(m, seat).sample(rng)
+            table = ex._table(m)
+            for play in ex._candidates(m):
+                w = ex._clone(table, hands, boneyard)
+                w.apply(seat, play, 0)
+                if w.turn is not None:
+                    ex._rollout(w)
+                got = ex._line_outcome(table, hands, boneyard, seat, play)
+                assert (got.points, got.winners) == (w.outcome.points, w.outcome.winners)
+                checked += 1
+    assert checked > 300
+
+
 def test_the_value_counts_the_partner_and_penalties_the_other_way() -> None:
     pairs = Match.start(resolve_rules("parejas-111", 4), seed=1)
     assert ex._weights(pairs, 2) == [0.0, 0.0, 1.0, -1.0]  # a pair's seats show its points

@@ -36,7 +36,7 @@ from .movelog import KIND
 from .moves import DRAW, PASS, Move, Play
 from .outcome import HandEnd
 from .scoring import HandOutcome, score_hand
-from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, SUIT, bits, pips_of, set_size
+from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, SUIT, bits, pips_by_seat, set_size
 
 #: the default time budget per move, in milliseconds of wall clock (Lambda at 512 MB: about a
 #: third of a vCPU, so about 15 ms of this machine's CPU; docs/engine.md "How fast")
@@ -209,7 +209,7 @@ class _World(Match):
     outcome: HandOutcome
 
     def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> bool:
-        self.outcome = _score(self, end, out_seat)
+        self.outcome = _score(self, self.hands, end, out_seat)
         self.status = "finished"
         self.turn = None
         return True
@@ -297,24 +297,46 @@ def _policy(w: Match, seat: int, legal: list[Play], info: dict[int, PlayInfo | N
 
 def _rollout_line(w: _World) -> HandOutcome:
     """``_rollout`` for the line layout, on plain ints: the same moves as ``_rollout`` with
-    ``_policy`` (plays tried in ``legal_moves`` order: the left end's tiles, then the right's),
-    about twice as fast. Only for a board that holds a tile."""
-    hands = w.hands
-    boneyard = w.boneyard
+    ``_policy`` (plays tried in ``legal_moves`` order: the left end's tiles, then the right's).
+    Only for a board that holds a tile; ``w``'s hands and boneyard are played out."""
+    assert w.turn is not None
+    return _play_line(w, w.hands, w.boneyard, w.ends[0], w.ends[1], w.turn, w.passes)
+
+
+def _line_outcome(
+    table: _World, hands: list[int], boneyard: list[int], seat: int, play: Play
+) -> HandOutcome:
+    """``seat`` lays ``play`` on ``table`` (a line) in the world (``hands``, ``boneyard``; not
+    changed), then the hand is played out: what ``_clone``, ``apply`` and ``_rollout_line`` do,
+    without a copy of the table."""
+    tid, arm, bit, pips = table._info[id(play)]  # type: ignore[misc]
+    hands = list(hands)
+    hand = hands[seat] ^ bit
+    hands[seat] = hand
+    e0, e1 = table.ends[0], table.ends[1]
+    if arm < 0:  # the first tile
+        e0, e1 = LOW[tid], HIGH[tid]
+    elif arm:
+        e1 = pips - e1
+    else:
+        e0 = pips - e0
+    if not hand:
+        return _score(table, hands, HandEnd.DOMINO, seat)
+    return _play_line(table, hands, list(boneyard), e0, e1, table._nxt[seat], 0)
+
+
+def _play_line(
+    w: _World, hands: list[int], boneyard: list[int], e0: int, e1: int, seat: int, passes: int
+) -> HandOutcome:
+    """The hand played out from ``seat`` on turn, the line's ends showing ``e0`` and ``e1``."""
     keep = w._keep
     nxt = w._nxt
     draw_ends_turn = w.rules.draw == "one_then_pass"
     players = w.players
-    e0, e1 = w.ends[0], w.ends[1]
-    seat = w.turn
-    passes = w.passes
-    assert seat is not None
     while True:
         hand = hands[seat]
-        s0 = SUIT[e0]
-        s1 = SUIT[e1]
-        m0 = hand & s0
-        m1 = hand & s1
+        m0 = hand & SUIT[e0]
+        m1 = hand & SUIT[e1]
         if m0 or m1:
             best_score = -1
             best_tile = best_arm = best_new = 0
@@ -339,7 +361,7 @@ def _rollout_line(w: _World) -> HandOutcome:
                 e0 = best_new
             passes = 0
             if not hand:
-                return _score(w, HandEnd.DOMINO, seat)
+                return _score(w, hands, HandEnd.DOMINO, seat)
             seat = nxt[seat]
         elif len(boneyard) > keep:
             hands[seat] = hand | 1 << boneyard.pop()
@@ -349,12 +371,12 @@ def _rollout_line(w: _World) -> HandOutcome:
         else:
             passes += 1
             if passes >= players:
-                return _score(w, HandEnd.CLOSED, None)
+                return _score(w, hands, HandEnd.CLOSED, None)
             seat = nxt[seat]
 
 
-def _score(w: _World, end: HandEnd, out_seat: int | None) -> HandOutcome:
-    pips = [pips_of(h) for h in w.hands]
+def _score(w: Match, hands: list[int], end: HandEnd, out_seat: int | None) -> HandOutcome:
+    pips = pips_by_seat(hands, w.rules.set)
     return score_hand(w.rules, pips, end, out_seat, w._orders[w.opener])
 
 
@@ -444,14 +466,13 @@ def think(
         hands, boneyard = know.sample(rng)
         values = []
         for play in candidates:
-            w = _clone(table, hands, boneyard)
-            w.apply(seat, play, 0)
-            if w.turn is None:
-                outcome = w.outcome
-            elif line:
-                outcome = _rollout_line(w)
+            if line:
+                outcome = _line_outcome(table, hands, boneyard, seat, play)
             else:
-                _rollout(w)
+                w = _clone(table, hands, boneyard)
+                w.apply(seat, play, 0)
+                if w.turn is not None:
+                    _rollout(w)
                 outcome = w.outcome
             values.append(_value(outcome, seat, weights))
             if deadline is not None and worlds and clock() >= deadline:

@@ -23,7 +23,7 @@ Hidden information: hands of other seats, the boneyard order and the seed stay i
 
 from __future__ import annotations
 
-from operator import add, getitem, itemgetter
+from operator import add, itemgetter
 from typing import Any, Self, cast
 
 from . import movelog, views
@@ -47,7 +47,7 @@ from .moves import DRAW, PASS, Draw, Move, Pass, Play, PlayJson
 from .outcome import HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
-from .tiles import HIGH, LOW, PIP_BYTES, PIPS, SUIT, TILES, Tile, bits, set_size
+from .tiles import HIGH, LOW, PIPS, SUIT, TILES, Tile, bits, pips_by_seat
 from .views import BoardView, LastHandView
 
 # the log codes and hand ends of the hot path, as globals (quicker than the class attributes)
@@ -585,12 +585,7 @@ class Match:
         r = self.rules
         n = self.players
         hands = self.hands
-        if r.set == 6:  # 28 tiles: four bytes
-            p0, p1, p2, p3 = _PIP_BYTES_4
-            pips = [p0[h & 255] + p1[h >> 8 & 255] + p2[h >> 16 & 255] + p3[h >> 24] for h in hands]
-        else:
-            size = (set_size(r.set) + 7) // 8
-            pips = [sum(map(getitem, PIP_BYTES, h.to_bytes(size, "little"))) for h in hands]
+        pips = pips_by_seat(hands, r.set)
         outcome = score_hand(r, pips, end, out_seat, self._orders[self.opener])
         points = outcome.points
         scores = self.scores
@@ -752,5 +747,4 @@ __all__ = ["ARM_NAMES", "ApplyResult", "Match", "validate_move"]
 
 _new = object.__new__
 _BIT_LIST = [1 << i for i in range(len(TILES))]  # a list: its __getitem__ is quicker to call
-_PIP_BYTES_4 = PIP_BYTES[:4]
 _PLAIN_1 = ApplyResult(None, False, False, 1)

@@ -12,6 +12,7 @@ bitmask of ids. The tables below (halves, pips, suit masks) are computed once at
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import getitem
 
 from .errors import InvalidInput
 
@@ -114,6 +115,18 @@ def pips_of(mask: int) -> int:
     return total
 
 
+_PIP_BYTES_4 = PIP_BYTES[:4]
+
+
+def pips_by_seat(hands: list[int], top: int) -> list[int]:
+    """Pips left in each hand (bitmasks of a double-``top`` set), by per-byte tables."""
+    if top == 6:  # 28 tiles: four bytes
+        p0, p1, p2, p3 = _PIP_BYTES_4
+        return [p0[h & 255] + p1[h >> 8 & 255] + p2[h >> 16 & 255] + p3[h >> 24] for h in hands]
+    size = (set_size(top) + 7) // 8
+    return [sum(map(getitem, PIP_BYTES, h.to_bytes(size, "little"))) for h in hands]
+
+
 def other_half(tid: int, pips: int) -> int:
     """The half of tile ``tid`` left open when it is laid against ``pips``."""
     return HIGH[tid] if LOW[tid] == pips else LOW[tid]
@@ -190,6 +203,7 @@ __all__ = [
     "mask_of",
     "other_half",
     "parse_tile",
+    "pips_by_seat",
     "pips_of",
     "set_size",
     "show",
