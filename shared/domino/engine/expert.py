@@ -38,15 +38,15 @@ from .outcome import HandEnd
 from .scoring import HandOutcome, score_hand
 from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, SUIT, bits, pips_by_seat, set_size
 
-#: the default time budget per move, in milliseconds of wall clock (Lambda at 512 MB: about a
-#: third of a vCPU, so about 15 ms of this machine's CPU; docs/engine.md "How fast")
+#: the default time budget per move, in milliseconds of wall clock (Lambda at 512 MB gets 512/1769
+#: of a vCPU: about 14.5 ms of a whole core; docs/engine.md "How the expert thinks")
 DEFAULT_BUDGET_MS = 50.0
 #: points a won hand is worth on top of its points (a hand won by 1 point beats one lost by 1)
 WIN_BONUS = 10.0
 #: tries to deal a world within every void and cap before the caps are dropped
 _TRIES = 30
 
-_PLAY_KIND, _DRAW_KIND, _PASS_KIND = 0, 1, 2
+_PLAY_KIND, _DRAW_KIND = 0, 1  # movelog.KIND's values for a play and a draw
 _new = object.__new__
 
 
