@@ -49,19 +49,19 @@ def choose_move(
         raise GameNotInProgress("The game is not in progress.")
     if match.turn != seat:
         raise NotYourTurn("It is seat {seat}'s turn.", seat=match.turn)
+    rng = random.Random(
+        seed if seed is not None else f"bot:{match.hand_number}:{match.next_n}:{seat}"
+    )
+    if level == "expert":  # it reads its seat's knowledge itself (expert.observe), not the view
+        return expert_move(match, seat, rng, samples=samples, budget_ms=budget_ms)
     seen = view(match, seat)
     you = seen["you"]
     top = match.rules.set
     legal = [Play(parse_tile(p["tile"], top), p["end"]) for p in you["legal"]]
     if not legal:
         return DRAW if you["can_draw"] else PASS
-    rng = random.Random(
-        seed if seed is not None else f"bot:{seen['hand_number']}:{match.next_n}:{seat}"
-    )
     if level == "random" or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
-    if level == "expert":
-        return expert_move(match, seat, rng, samples=samples, budget_ms=budget_ms)
     if level == "greedy":
         best = max(HEAVY_KEY[p.tile.id] for p in legal)
         return next(p for p in legal if HEAVY_KEY[p.tile.id] == best)

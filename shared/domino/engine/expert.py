@@ -62,15 +62,19 @@ class Knowledge:
     boneyard: int  # tiles in the boneyard
     void: list[int] = field(default_factory=list)  # per seat: tiles it cannot hold (bitmask)
     caps: list[list[tuple[int, int]]] = field(default_factory=list)  # per seat: (tiles, at most)
+    order: list[int] = field(init=False)  # the other hands in the order ``sample`` deals them
 
-    def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
-        """A world: every hand (bitmasks; the seat's own as it is) and the boneyard (top last)."""
+    def __post_init__(self) -> None:
         unseen = _mask(self.unseen)
         # the tightest hands first (fewest spare tiles they may hold), the loosest take the rest
-        others = sorted(
+        self.order = sorted(
             (s for s in range(self.players) if s != self.seat and self.counts[s]),
             key=lambda s: (unseen & ~self.void[s]).bit_count() - self.counts[s],
         )
+
+    def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A world: every hand (bitmasks; the seat's own as it is) and the boneyard (top last)."""
+        others = self.order
         pool = list(self.unseen)
         for relax in (0, 1, 2):  # 0: voids and caps, 1: voids only, 2: nothing (never expected)
             for _ in range(_TRIES if relax < 2 else 1):
