@@ -45,7 +45,7 @@ from local.invoke import http_event
 from local.paths import local_dir
 from local.schedules import ScheduleSource, run_now, schedule_sources, start_schedules
 from local.sns import LocalSns
-from local.streams import StreamPump, StreamSource, stream_sources
+from local.streams import Checkpoints, StreamPump, StreamSource, stream_sources
 from local.tables import ensure_tables
 from local.template import Template
 from local.websocket import WebSocketHub, error_body, gateway_error
@@ -592,15 +592,20 @@ def start_streams(
     endpoint: str,
     containers: Containers,
     stop: threading.Event,
+    data_dir: Path | None = None,
 ) -> threading.Thread | None:
-    """Feed the tables' streams to their functions (Lambda's event source mappings)."""
+    """Feed the tables' streams to their functions (Lambda's event source mappings), each
+    resuming where it stopped when the data is kept (``data_dir``)."""
     if not sources:
         return None
 
     def invoke(source: StreamSource, event: dict[str, Any]) -> Any:
         return containers.invoke(source.code_uri, source.handler, source.function, event)
 
-    pump = StreamPump(endpoint, template, template.table_names(), invoke, sources=sources)
+    checkpoints = Checkpoints(data_dir / "streams") if data_dir is not None else None
+    pump = StreamPump(
+        endpoint, template, template.table_names(), invoke, sources=sources, checkpoints=checkpoints
+    )
     thread = threading.Thread(target=pump.run, args=(stop,), name="streams", daemon=True)
     thread.start()
     mappings = ", ".join(f"{s.function} <- {s.table}" for s in sources)
@@ -709,7 +714,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, shutdown)
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()
-        streams = start_streams(template, sources, endpoint, containers, stop)
+        kept = data_dir if database is None or database.kind == "dynamodb-local" else None
+        streams = start_streams(template, sources, endpoint, containers, stop, kept)
         start_schedules(schedules, httpd.run_schedule, stop)
         threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()
         kind = database.kind if database else "existing DynamoDB"

@@ -17,12 +17,17 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from local.streams.checkpoints import Checkpoints, Position
 from local.streams.records import lambda_record
 from local.streams.sources import StreamSource, stream_sources
 from local.template import Template
 
 #: how often a polling source looks for a recreated table or new shards
 DESCRIBE_EVERY_SECONDS = 1.0
+
+
+#: get_shard_iterator's answers to a checkpoint the stream no longer holds
+_LOST_POSITION = ("TrimmedDataAccessException", "ValidationException", "ResourceNotFoundException")
 
 
 def _stderr(line: str) -> None:
@@ -55,7 +60,8 @@ class _Shard:
     shard_id: str
     parent: str | None
     iterator: str | None = None  # None: ask for one (again)
-    last_sequence: str | None = None
+    last_sequence: str | None = None  # the last record read
+    done_sequence: str | None = None  # every record up to here delivered or filtered out
     pending: list[dict[str, Any]] = field(default_factory=list)  # read, matched, not delivered
 
 
@@ -67,6 +73,12 @@ class _Stream:
     shards: dict[str, _Shard] = field(default_factory=dict)  # open, or closed but not drained
     finished: set[str] = field(default_factory=set)  # closed and drained
     described_at: float = 0.0  # monotonic: when the table and the shards were last described
+    resume: dict[str, str] = field(default_factory=dict)  # checkpointed shards not listed yet
+    saved: Position | None = None  # what the checkpoint file holds now
+
+    def position(self) -> Position:
+        shards = {s.shard_id: s.done_sequence for s in self.shards.values() if s.done_sequence}
+        return Position(self.arn, {**self.resume, **shards}, set(self.finished))
 
 
 class StreamPump:
@@ -74,6 +86,8 @@ class StreamPump:
 
     ``invoke(source, event)`` runs the function; raising means the batch failed. ``drain()``
     delivers everything the streams hold now; ``run(stop)`` keeps draining until ``stop``.
+    With ``checkpoints``, each mapping resumes where the last pump stopped (see
+    ``local.streams.checkpoints``); without, every shard is read from TRIM_HORIZON.
     """
 
     def __init__(
@@ -86,7 +100,9 @@ class StreamPump:
         *,
         sources: Sequence[StreamSource] | None = None,
         concurrent_lanes: bool = True,
+        checkpoints: Checkpoints | None = None,
     ) -> None:
+        self.checkpoints = checkpoints
         self.sources = list(stream_sources(template) if sources is None else sources)
         self.table_names = table_names
         self.invoke = invoke
@@ -157,21 +173,51 @@ class StreamPump:
             return None
         state = self._state.get(index)
         if state is None or state.arn != arn:
-            state = self._state[index] = _Stream(arn)
+            state = self._state[index] = self._resumed(source, arn)
         self._list_shards(state)
         state.described_at = time.monotonic()
         return state
 
+    def _resumed(self, source: StreamSource, arn: str) -> _Stream:
+        """A stream state at the mapping's checkpoint, when it has one for this stream."""
+        state = _Stream(arn)
+        saved = self.checkpoints.load(source.function, source.table) if self.checkpoints else None
+        if saved is not None and saved.stream == arn:
+            state.resume, state.finished, state.saved = (
+                dict(saved.shards),
+                set(saved.finished),
+                saved,
+            )
+        elif saved is not None:
+            self.log(f"streams: {source.function}: the table's stream is new; reading it whole")
+        return state
+
+    def _checkpoint(self, source: StreamSource, state: _Stream) -> None:
+        if self.checkpoints is None:
+            return
+        position = state.position()
+        if position != state.saved:
+            self.checkpoints.save(source.function, source.table, position)
+            state.saved = position
+
     def _list_shards(self, state: _Stream) -> None:
         args: dict[str, Any] = {"StreamArn": state.arn}
+        listed: set[str] = set()
         while True:
             description = self.streams.describe_stream(**args)["StreamDescription"]
             for shard in description.get("Shards", []):
                 shard_id = shard["ShardId"]
+                listed.add(shard_id)
                 if shard_id not in state.shards and shard_id not in state.finished:
-                    state.shards[shard_id] = _Shard(shard_id, shard.get("ParentShardId"))
+                    resume = state.resume.pop(shard_id, None)
+                    state.shards[shard_id] = _Shard(
+                        shard_id, shard.get("ParentShardId"), None, resume, resume
+                    )
             last = description.get("LastEvaluatedShardId")
             if not last:
+                # a checkpointed shard the stream no longer lists was trimmed away
+                state.resume.clear()
+                state.finished &= listed
                 return
             args["ExclusiveStartShardId"] = last
 
@@ -210,6 +256,7 @@ class StreamPump:
             if not closed:
                 break
             self._list_shards(state)  # a closed shard's children may be listed by now
+        self._checkpoint(source, state)
         return delivered
 
     def _drain_shard(self, source: StreamSource, state: _Stream, shard: _Shard) -> int:
@@ -219,9 +266,10 @@ class StreamPump:
                 try:
                     shard.iterator = self._iterator(state, shard)
                 except ClientError as err:
-                    if _error_code(err) != "TrimmedDataAccessException":
+                    if not shard.last_sequence or _error_code(err) not in _LOST_POSITION:
                         raise
-                    shard.last_sequence = None  # what we had is gone: start over
+                    # what we had is gone (trimmed, or not this stream's): start over
+                    shard.last_sequence = shard.done_sequence = None
                     shard.iterator = self._iterator(state, shard)
             try:
                 page = self.streams.get_records(ShardIterator=shard.iterator)
@@ -237,7 +285,9 @@ class StreamPump:
                 record = lambda_record(raw, state.arn, self.region)
                 if source.passes(record):
                     shard.pending.append(record)
-            if len(shard.pending) >= source.batch_size * source.parallelization:
+            if not shard.pending:  # every record read was filtered out
+                shard.done_sequence = shard.last_sequence
+            elif len(shard.pending) >= source.batch_size * source.parallelization:
                 delivered += self._deliver_pending(source, shard)
             if not records or shard.iterator is None:
                 break
@@ -254,14 +304,21 @@ class StreamPump:
         into that many lanes delivered at once, each lane in order: one key's (a game's)
         records keep their order, different keys' overtake each other."""
         pending, shard.pending = shard.pending, []
+        read_up_to = shard.last_sequence
         lanes: list[list[dict[str, Any]]] = [[] for _ in range(source.parallelization)]
         for record in pending:
             lanes[_lane(record, source.parallelization)].append(record)
         lanes = [lane for lane in lanes if lane]
         if len(lanes) == 1 or not self.concurrent_lanes:
-            return sum(self._deliver_lane(source, lane) for lane in lanes)
-        assert self._lanes_pool is not None  # concurrent lanes, and a source with several
-        return sum(self._lanes_pool.map(lambda lane: self._deliver_lane(source, lane), lanes))
+            delivered = sum(self._deliver_lane(source, lane) for lane in lanes)
+        else:
+            assert self._lanes_pool is not None  # concurrent lanes, and a source with several
+            delivered = sum(
+                self._lanes_pool.map(lambda lane: self._deliver_lane(source, lane), lanes)
+            )
+        if not self._stopping():  # a stop may have cut a batch short: replay it next start
+            shard.done_sequence = read_up_to
+        return delivered
 
     def _deliver_lane(self, source: StreamSource, records: list[dict[str, Any]]) -> int:
         size = source.batch_size

@@ -18,7 +18,7 @@ import boto3
 import pytest
 
 from local import ddb
-from local.streams import StreamPump, StreamSource, stream_sources
+from local.streams import Checkpoints, StreamPump, StreamSource, stream_sources
 from local.streams.pump import _lane
 from local.template import Template
 
@@ -194,7 +194,9 @@ class Function:
 class Stream:
     """A pump on the game table's stream that has already caught up with earlier tests."""
 
-    def __init__(self, endpoint: str, **changes: Any) -> None:
+    def __init__(
+        self, endpoint: str, checkpoints: Checkpoints | None = None, **changes: Any
+    ) -> None:
         self.client = boto3.client("dynamodb", endpoint_url=endpoint)
         self.function = Function()
         self.logs: list[str] = []
@@ -205,6 +207,7 @@ class Stream:
             self.function,
             self.logs.append,
             sources=[replace(archive_source(), **changes)],
+            checkpoints=checkpoints,
         )
         self.pump.drain()  # what other tests left on the stream is not this test's
         self.function.events.clear()
@@ -574,3 +577,123 @@ def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
     fake.reads.clear()
     assert pump.drain() == 0
     assert fake.reads == ["child"]  # the drained closed parent is not read again
+
+
+# ---------------------------------------------------------------------------- checkpoints
+
+
+def put_many(client: Any, keys: list[str]) -> None:
+    for start in range(0, len(keys), 25):
+        client.batch_write_item(
+            RequestItems={
+                GAME_TABLE: [
+                    {
+                        "PutRequest": {
+                            "Item": {"pk": {"S": pk}, "sk": {"S": "GAME"}, "archive": {"N": "1"}}
+                        }
+                    }
+                    for pk in keys[start : start + 25]
+                ]
+            }
+        )
+
+
+@pytest.mark.ddb
+def test_a_restarted_pump_resumes_after_its_checkpoint_not_from_the_start(
+    ddb_endpoint: str, tmp_path: Path
+) -> None:
+    """A restart replays nothing already delivered, however much the stream holds: the next
+    record is the first one delivered (a pump without checkpoints re-reads them all)."""
+    checkpoints = Checkpoints(tmp_path / "streams")
+    first = Stream(ddb_endpoint, checkpoints)
+    earlier = [key(f"earlier{i}") for i in range(2000)]
+    put_many(first.client, earlier)
+    assert first.drain(2000, timeout=60) == 2000
+    saved = checkpoints.load("ArchiveFunction", "GameTable")
+    assert saved is not None and saved.shards
+
+    restarted = Stream(ddb_endpoint, checkpoints)  # its first drain is the restart's
+    assert restarted.function.events == [] and restarted.logs == []
+    later = key("later")
+    restarted.put(later, archive=1)
+    assert restarted.drain(1) == 1
+    assert restarted.function.batches() == [[later]]
+
+    from_scratch = Stream(ddb_endpoint, checkpoints=None)  # what every start did before
+    from_scratch.function.events.clear()
+    counting = StreamPump(
+        ddb_endpoint,
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        from_scratch.function,
+        sources=[archive_source()],
+    )
+    assert counting.drain() >= 2001
+
+
+@pytest.mark.ddb
+def test_a_checkpoint_of_another_stream_or_unreadable_reads_the_stream_whole(
+    ddb_endpoint: str, tmp_path: Path
+) -> None:
+    checkpoints = Checkpoints(tmp_path)
+    path = checkpoints.path("ArchiveFunction", "GameTable")
+    stream = Stream(ddb_endpoint, checkpoints)
+    marked = key("marked")
+    stream.put(marked, archive=1)
+    assert stream.drain(1) == 1
+    saved = json.loads(path.read_text())
+    for written in (
+        json.dumps({**saved, "stream": saved["stream"] + "-recreated"}),
+        "{not json",
+        json.dumps({**saved, "shards": {"shard": 7}}),
+    ):
+        path.write_text(written)
+        again = Function()
+        pump = StreamPump(
+            ddb_endpoint,
+            TEMPLATE,
+            TEMPLATE.table_names(),
+            again,
+            lambda _: None,
+            sources=[archive_source()],
+            checkpoints=checkpoints,
+        )
+        pump.drain()
+        assert marked in [pk for batch in again.batches() for pk in batch], written
+        assert json.loads(path.read_text())["stream"] == saved["stream"]  # rewritten
+
+
+@pytest.mark.ddb
+def test_a_checkpoint_never_passes_a_batch_a_stop_cut_short(
+    ddb_endpoint: str, tmp_path: Path
+) -> None:
+    checkpoints = Checkpoints(tmp_path)
+    stream = Stream(ddb_endpoint, checkpoints)
+    stop = threading.Event()
+    stream.pump._stop = stop
+
+    def stop_midway(event: dict[str, Any]) -> None:
+        stop.set()
+        raise RuntimeError("the runtime is stopping")
+
+    stream.function.respond = stop_midway
+    cut = key("cut")
+    stream.put(cut, archive=1)
+    deadline = time.monotonic() + 10
+    while not stream.function.events and time.monotonic() < deadline:
+        stream.pump.drain()
+        time.sleep(0.05)
+    assert stream.function.batches() == [[cut]]
+
+    replay = Function()  # the next start delivers it again
+    restarted = StreamPump(
+        ddb_endpoint,
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        replay,
+        lambda _: None,
+        sources=[archive_source()],
+        checkpoints=checkpoints,
+    )
+    assert restarted.drain() == 1
+    assert replay.batches() == [[cut]]

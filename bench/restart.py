@@ -1,0 +1,246 @@
+"""How soon a restarted `make run` notifies again when its stream is full of earlier changes.
+
+The local runtime is started on a new data folder; two people start a game, then the game item
+is written ``--records`` more times (each a MODIFY the notifier reads); the runtime is stopped
+and started again on the same data, and the player on turn moves. Printed: the seconds from
+that move's answer to the other player's ``your_turn`` in their inbox, and how many
+notifications of the first run came back (the inbox is emptied before the restart, so a replay
+of the stream shows as notes that reappear). Run with checkpoints (what the runtime does) and
+again without (the checkpoint files deleted before the restart: every shard from
+TRIM_HORIZON, what each start did before).
+
+    .venv/bin/python bench/restart.py [--records 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from local.ddb import free_port  # noqa: E402
+
+GAME_TABLE = "GameTable"
+
+
+class Runtime:
+    """`python -m local` on a data folder, driven over HTTP."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.port, self.ddb_port, self.data_dir = free_port(), free_port(), data_dir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 120) -> None:
+        args = [sys.executable, "-m", "local", "--port", str(self.port)]
+        args += ["--ddb-port", str(self.ddb_port), "--quiet", "--data-dir", str(self.data_dir)]
+        self.process = subprocess.Popen(
+            args, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the runtime exited with {self.process.returncode}")
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("the runtime did not become ready")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=data, method=method
+        )
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                raw = response.read()
+                return response.status, json.loads(raw) if raw else None
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            return err.code, json.loads(raw) if raw else None
+
+    def token(self, player: str) -> str:
+        status, body = self.request("POST", "/dev/token", {"player": player})
+        assert status == 200, body
+        return str(body["token"])
+
+    def database(self) -> Any:
+        return boto3.client(
+            "dynamodb",
+            endpoint_url=f"http://127.0.0.1:{self.ddb_port}",
+            region_name="us-east-1",
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
+
+
+@dataclass
+class Outcome:
+    seconds: float  # from the move's answer to the other player's note
+    replayed: int  # notes of the first run that came back after the restart
+
+
+def _notes(runtime: Runtime, token: str) -> list[dict[str, Any]]:
+    status, body = runtime.request("GET", "/me/notifications?limit=100", token=token)
+    assert status == 200, body
+    return list(body["notifications"])
+
+
+def _wait_for_note(
+    runtime: Runtime, token: str, version: int, kind: str, within: float
+) -> float | None:
+    started = time.monotonic()
+    while time.monotonic() - started < within:
+        if any(n["version"] == version and n["type"] == kind for n in _notes(runtime, token)):
+            return time.monotonic() - started
+        time.sleep(0.02)
+    return None
+
+
+def _move(runtime: Runtime, game: str, token: str) -> dict[str, Any]:
+    status, view = runtime.request("GET", f"/games/{game}", token=token)
+    assert status == 200, view
+    you = view["you"]
+    if you["legal"]:
+        action, body = "play", {k: v for k, v in you["legal"][0].items() if v}
+    else:
+        action, body = ("draw" if you["can_draw"] else "pass"), {}
+    status, after = runtime.request("POST", f"/games/{game}/{action}", body, token=token)
+    assert status == 200, after
+    return dict(after)
+
+
+def _hand_the_turn_over(
+    runtime: Runtime, game: str, tokens: dict[str, str], seat: dict[str, int]
+) -> tuple[dict[str, Any], str]:
+    """The player on turn moves until the other is on turn (a draw may keep it): the view
+    after, and who is on turn now."""
+    status, view = runtime.request("GET", f"/games/{game}", token=next(iter(tokens.values())))
+    assert status == 200, view
+    on_turn = next(player for player, s in seat.items() if s == view["turn"])
+    other = next(player for player in seat if player != on_turn)
+    while True:
+        after = _move(runtime, game, tokens[on_turn])
+        if after["status"] != "playing":
+            raise RuntimeError("the hand ended before the turn passed: run again")
+        if after["turn"] == seat[other]:
+            return after, other
+
+
+def _empty_inboxes(runtime: Runtime, players: list[str]) -> None:
+    database = runtime.database()
+    for player in players:
+        pages = database.get_paginator("query").paginate(
+            TableName=GAME_TABLE,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :note)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player}"}, ":note": {"S": "NOTE#"}},
+            ProjectionExpression="pk, sk",
+        )
+        for page in pages:
+            for item in page["Items"]:
+                database.delete_item(TableName=GAME_TABLE, Key=item)
+
+
+def fill_then_restart(
+    data_dir: Path, records: int, keep_checkpoints: bool = True, within: float = 600
+) -> Outcome:
+    """The scenario of this script's docstring, on ``data_dir`` (new, or a copy of one)."""
+    runtime = Runtime(data_dir)
+    ana, ben = "restart-ana", "restart-ben"
+    runtime.start()
+    try:
+        tokens = {ana: runtime.token(ana), ben: runtime.token(ben)}
+        status, created = runtime.request(
+            "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=tokens[ana]
+        )
+        assert status == 201, created
+        game = created["id"]
+        status, joined = runtime.request("POST", f"/games/{game}/join", {}, token=tokens[ben])
+        assert status == 200, joined
+        database = runtime.database()
+        key = {"pk": {"S": f"GAME#{game}"}, "sk": {"S": "GAME"}}
+        for n in range(records):  # changes the notifier reads and finds nothing to say about
+            database.update_item(
+                TableName=GAME_TABLE,
+                Key=key,
+                UpdateExpression="SET filler = :n",
+                ExpressionAttributeValues={":n": {"N": str(n)}},
+            )
+        # a move after the fillers, on the same game: once it is notified, so are they
+        seat = {ana: 0, ben: joined["you"]["seat"]}
+        after, other = _hand_the_turn_over(runtime, game, tokens, seat)
+        if _wait_for_note(runtime, tokens[other], after["version"], "your_turn", within) is None:
+            raise RuntimeError("the first run never notified its move")
+        time.sleep(1.5)  # the pump's checkpoint follows its delivery
+    finally:
+        runtime.stop()
+    if not keep_checkpoints:
+        shutil.rmtree(data_dir / "streams", ignore_errors=True)
+
+    runtime.start()
+    try:
+        _empty_inboxes(runtime, [ana, ben])
+        tokens = {ana: runtime.token(ana), ben: runtime.token(ben)}
+        after, other = _hand_the_turn_over(runtime, game, tokens, seat)
+        seconds = _wait_for_note(runtime, tokens[other], after["version"], "your_turn", within)
+        if seconds is None:
+            raise RuntimeError(f"no notification within {within} s of the restart's move")
+        time.sleep(1.0)  # anything the restart replays has had time to come back too
+        replayed = sum(
+            1
+            for player in (ana, ben)
+            for note in _notes(runtime, tokens[player])
+            if note["version"] < after["version"]
+        )
+        return Outcome(seconds, replayed)
+    finally:
+        runtime.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=3000, help="changes in the stream")
+    args = parser.parse_args()
+    for keep in (True, False):
+        with tempfile.TemporaryDirectory() as folder:
+            outcome = fill_then_restart(Path(folder) / "data", args.records, keep)
+        label = "with checkpoints" if keep else "without (TRIM_HORIZON on each start)"
+        print(
+            f"{args.records} records in the stream, restart {label}: first notification "
+            f"{outcome.seconds:.2f} s after the move, {outcome.replayed} earlier notes replayed"
+        )
+
+
+if __name__ == "__main__":
+    main()
