@@ -5,12 +5,15 @@ route starts with ``/web/`` and ``/`` has none, so no route of the template chan
 suffixes below are served, with their content types; a path that leaves ``web/`` (``..``, an
 encoded slash or backslash, a symlink out) or names a folder, a dotfile or any other suffix is
 not found. Answers carry a strong ``ETag`` (a digest of the bytes) and ``Cache-Control:
-no-cache``: a browser revalidates every load and gets 304 for what did not change.
+no-cache``: a browser revalidates every load and gets 304 for what did not change, as RFC 9110
+§13.1.2 reads ``If-None-Match``: ``*``, or a list of tags compared weakly (``W/"x"`` matches
+``"x"``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -35,6 +38,31 @@ POLICY = (
     "default-src 'self'; img-src 'self' data:; connect-src 'self' http: https: ws: wss:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+
+
+#: one element of an If-None-Match list, an entity-tag (RFC 9110 §8.8.3: ``[W/] "<etagc>*"``) or
+#: nothing (§5.6.1: empty elements are ignored), and the comma after it; ``*`` is matched apart
+ENTITY_TAG = re.compile(r'[ \t]*(?:(?:W/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(?:,|$)')
+
+
+def none_match(if_none_match: str | None, etag: str) -> bool:
+    """Whether an ``If-None-Match`` names the current ``etag`` (a strong ``"<tag>"``): ``*``
+    (the file exists), or a tag of the list equal to it by weak comparison. A list that does
+    not parse as entity-tags matches nothing (the file is sent whole)."""
+    if if_none_match is None:
+        return False
+    text = if_none_match.strip(" \t")
+    if text == "*":
+        return True
+    opaque = etag.removeprefix("W/")[1:-1]
+    position, found = 0, False
+    while position < len(text):
+        tag = ENTITY_TAG.match(text, position)
+        if tag is None or tag.end() == position:
+            return False
+        found = found or (tag[1] is not None and tag[1] == opaque)
+        position = tag.end()
+    return found
 
 
 def is_static(path: str) -> bool:
@@ -88,6 +116,6 @@ def answer(
     }
     if target.suffix.lower() == ".html":
         headers["Content-Security-Policy"] = POLICY
-    if if_none_match and etag in [tag.strip() for tag in if_none_match.split(",")]:
+    if none_match(if_none_match, etag):
         return 304, b"", headers
     return 200, body, headers

@@ -20,7 +20,7 @@ def moves(
 ) -> Response[Any]:
     page = service().queries.moves(caller(app), game_id, after, limit)
     body = {"moves": page.moves, "next": page.next}
-    return respond(tagged(body, page.version, hand=page.seated), app)
+    return respond(tagged(body, page.version, page.seat), app)
 
 
 handler = lambda_handler(app)

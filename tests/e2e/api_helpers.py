@@ -92,7 +92,7 @@ class Table:
             "GET", f"/games/{self.game_id}", token=self.tokens[seat]
         )
         assert status == 200, view
-        assert etag(headers) == f'"{view["version"]}"'
+        assert etag(headers) == f'"{view["version"]}-{seat}"'
         assert view["you"]["seat"] == seat
         assert_nothing_hidden(view)
         return view
@@ -120,7 +120,7 @@ class Table:
             choice = ("pass", {})
         status, headers, out = self.act(seat, *choice)
         assert status == 200, (choice, out)
-        assert etag(headers) == f'"{out["version"]}"'
+        assert etag(headers) == f'"{out["version"]}-{seat}"'
         assert_nothing_hidden(out)
         if choice[0] == "draw":
             assert out["you"]["drawn"] in out["you"]["hand"]

@@ -57,7 +57,7 @@ def new_game(
     status, resp_headers, view = rt.request("POST", "/games", body, token=token, headers=headers)
     assert status == 201, view
     assert resp_headers["Location"] == f"/games/{view['id']}"
-    assert etag(resp_headers) == '"1"'
+    assert etag(resp_headers) == '"1-0"'
     return view
 
 
@@ -68,7 +68,7 @@ def two_player_table(rt: Runtime, **extra: Any) -> Table:
     view = new_game(rt, alice, body)
     status, headers, joined = rt.request("POST", f"/games/{view['id']}/join", {}, token=bob)
     assert status == 200, joined
-    assert etag(headers) == '"2"'
+    assert etag(headers) == '"2-1"'
     return Table(rt, view["id"], {0: alice, 1: bob}, version=2)
 
 
@@ -93,7 +93,7 @@ def test_two_players_play_a_whole_match_over_http(runtime: Runtime) -> None:
     status, headers, joined = runtime.request("POST", f"/games/{created['id']}/join", {}, token=bob)
     assert status == 200, joined
     assert (joined["status"], joined["version"], joined["hand_number"]) == ("playing", 2, 1)
-    assert etag(headers) == '"2"'
+    assert etag(headers) == '"2-1"'
     assert joined["you"]["hand"] == sorted(BOB_HAND)
     assert (joined["turn"], joined["boneyard"], joined["drawable"]) == (0, 14, 14)
     assert_nothing_hidden(joined)
@@ -341,14 +341,14 @@ def test_contract_status_codes_over_http(runtime: Runtime) -> None:
     )
     assert error_code(status, out) == (412, "version_mismatch")
     assert out["game"]["version"] == 2 and out["game"]["you"]["seat"] == 0
-    assert etag(headers) == '"2"'
+    assert etag(headers) == '"2-0"'
     assert table.get(0)["version"] == 2
-    # ... and the current version is accepted
+    # ... and the current version is accepted, as the ETag the view answered
     status, headers, out = runtime.request(
-        "POST", f"{path}/play", {"tile": "6-6"}, token=alice, headers={"If-Match": '"2"'}
+        "POST", f"{path}/play", {"tile": "6-6"}, token=alice, headers={"If-Match": '"2-0"'}
     )
     assert status == 200, out
-    assert (out["version"], etag(headers)) == (3, '"3"')
+    assert (out["version"], etag(headers)) == (3, '"3-0"')
 
     # now bob is on turn with no six: he must draw, he may not pass
     status, _, out = request("POST", f"{path}/pass", {}, token=bob)
@@ -370,7 +370,7 @@ def test_idempotent_replays_over_http(runtime: Runtime) -> None:
     assert status == 201
     assert again == first, "a replay returns the first response"
     assert headers["Location"] == f"/games/{first['id']}"
-    assert etag(headers) == '"1"'
+    assert etag(headers) == '"1-0"'
 
     # the same key with another body
     status, _, out = runtime.request(
@@ -437,7 +437,7 @@ def test_twenty_copies_of_one_play_over_http_apply_once(runtime: Runtime) -> Non
     assert statuses.count(200) == 1, statuses
     assert set(statuses) <= {200, 409, 422}, statuses
     status, headers, view = runtime.request("GET", f"/games/{table.game_id}", token=table.tokens[1])
-    assert status == 200 and view["version"] == 3 and etag(headers) == '"3"'
+    assert status == 200 and view["version"] == 3 and etag(headers) == '"3-1"'
     assert [t["tile"] for t in view["board"]["tiles"]] == ["6-6"]
 
 

@@ -133,8 +133,9 @@ def test_a_whole_dos_jugadores_match_through_the_generated_client(
     finished = list_my_games.sync(client=people[bob], status=ListMyGamesStatus.FINISHED)
     assert game in [g.id for g in finished.games]
 
-    # a poll of an unchanged game: 304 and no body
-    again = get_game.sync_detailed(game, client=people[alice], if_none_match=f'"{view.version}"')
+    # a poll of an unchanged game: 304 and no body (the ETag: the version and alice's seat)
+    tag = f'"{view.version}-{seat_of[alice]}"'
+    again = get_game.sync_detailed(game, client=people[alice], if_none_match=tag)
     assert again.status_code == 304 and again.parsed is None
 
     # the match's end reaches the other player's inbox (game_over goes to everyone but the

@@ -15,7 +15,9 @@ OUTSIDER = "outsider"  # a caller with no seat, who gets the public view
 
 def check_reply(reply: Reply, status: int = 200) -> dict[str, Any]:
     body = reply.ok(status)
-    assert reply.header("ETag") == f'"{body["version"]}"'
+    viewer = body["you"]["seat"] if "you" in body else "p"
+    assert reply.header("ETag") == f'"{body["version"]}-{viewer}"'
+    assert reply.header("Vary") == "Authorization"
     return body
 
 

@@ -22,16 +22,59 @@ def test_a_view_read_twice_without_a_change_costs_one_body(api: Api) -> None:
     game = duel(api)
     first = api.get(game, "cira")
     tag = first.header("ETag")
-    assert (first.status, tag, first.header("Cache-Control")) == (200, '"2"', "private, no-cache")
+    assert (first.status, tag, first.header("Cache-Control")) == (200, '"2-0"', PRIVATE)
     again = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": tag})
     assert (again.status, again.raw, again.header("ETag")) == (304, "", tag)
+    assert again.header("Vary") == "Authorization"
     weak = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": f"W/{tag}"})
     assert weak.status == 304
     api.play(game, "dani", "6-6").ok()
     changed = api.call("GET", f"/games/{game}", player="cira", headers={"If-None-Match": tag})
-    assert changed.status == 200 and changed.header("ETag") == '"3"'
-    public = api.get(game, OUTSIDER)
-    assert public.header("Cache-Control") is None  # no hand in it
+    assert changed.status == 200 and changed.header("ETag") == '"3-0"'
+    public = api.get(game, OUTSIDER)  # no hand in it, yet only for this caller: its URL is
+    assert (public.header("ETag"), public.header("Cache-Control")) == ('"3-p"', PRIVATE)
+
+
+PRIVATE = "private, no-cache"
+
+
+def test_one_players_tag_never_revalidates_another_players_view(api: Api) -> None:
+    """Each seat's view has its own ETag (version and viewer), ``Vary: Authorization`` and
+    private caching, on the view and on the move log: Dani sending Cira's tag gets his own view
+    (200), never a 304 that would let a cache show him Cira's hand. ``If-Match`` takes the tag
+    or the bare version; a stale one is still 412 with the game."""
+    game = duel(api)
+    api.play(game, "dani", "6-6").ok()
+    api.draw(game, "cira").ok()  # a drawn tile in Cira's move log, not in Dani's
+    for path in (f"/games/{game}", f"/games/{game}/moves"):
+        cira = api.call("GET", path, player="cira")
+        dani = api.call("GET", path, player="dani")
+        outsider = api.call("GET", path, player=OUTSIDER)
+        tags = [r.header("ETag") for r in (cira, dani, outsider)]
+        assert tags == ['"4-0"', '"4-1"', '"4-p"'], path
+        for reply in (cira, dani, outsider):
+            assert reply.header("Vary") == "Authorization", path
+            assert reply.header("Cache-Control") == PRIVATE, path
+        for other in ('"4-0"', 'W/"4-0"', '"4-p"', '"4"'):
+            mixed = api.call("GET", path, player="dani", headers={"If-None-Match": other})
+            assert (mixed.status, mixed.body) == (200, dani.body), (path, other)
+        own = api.call("GET", path, player="dani", headers={"If-None-Match": '"x", "4-1"'})
+        assert own.status == 304, path
+    stale = api.play(game, "cira", "6-5", headers={"If-Match": '"3-0"'})
+    assert (stale.status, stale.code, stale.header("ETag")) == (412, "version_mismatch", '"4-0"')
+    assert stale.body["game"]["you"]["seat"] == 0
+    you = api.get(game, "cira").ok()["you"]
+    move = you["legal"][0] if you["legal"] else None
+    if move is None:
+        taken = api.draw(game, "cira", headers={"If-Match": '"4-0"'})
+    else:
+        taken = api.play(game, "cira", move["tile"], move.get("end"), headers={"If-Match": '"4-0"'})
+    assert taken.ok()["version"] == 5 and taken.header("ETag") == '"5-0"'
+    for bad in ('"5-x"', '"5-"', '"\U0001d7d3"', '"5-0'):
+        refused = api.call(
+            "POST", f"/games/{game}/draw", {}, player="dani", headers={"If-Match": bad}
+        )
+        assert (refused.status, refused.code) == (400, "invalid_request"), bad
 
 
 def test_lists_have_etags_too(api: Api) -> None:

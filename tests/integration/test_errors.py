@@ -119,7 +119,8 @@ def test_refused_on_a_dealt_game(
     seat = {"alice": 0, "bob": 1}.get(player) if isinstance(player, str) else None
     privileged.assert_hides(duel, seat, reply.body)
     if code == "version_mismatch":
-        assert reply.header("ETag") == '"2"'
+        assert reply.header("ETag") == f'"2-{seat}"'
+        assert reply.header("Vary") == "Authorization"
         assert reply.body["game"] == api.get(duel, player).ok()
 
 
@@ -367,6 +368,6 @@ def test_throttling_is_503_with_retry_after(
 
 def test_if_match_of_the_current_version_is_accepted(api: Api, duel: str) -> None:
     played = api.play(duel, "bob", "6-6", headers={"If-Match": '"2"'})
-    assert played.ok()["version"] == 3 and played.header("ETag") == '"3"'
+    assert played.ok()["version"] == 3 and played.header("ETag") == '"3-1"'
     drawn = api.draw(duel, "alice", headers={"If-Match": 'W/"3"'})
     assert drawn.ok()["version"] == 4

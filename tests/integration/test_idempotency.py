@@ -38,7 +38,7 @@ def test_a_replay_answers_the_first_response_and_applies_once(api: Api, duel: st
     assert first.header("Idempotency-Replayed") is None  # the move was made by this request
     for replay in (again, spaced):
         assert (replay.status, replay.body) == (200, first.body)
-        assert replay.header("ETag") == '"3"'
+        assert replay.header("ETag") == '"3-1"'
         assert replay.header("Idempotency-Replayed") == "true"
     assert len(api.moves(duel, "bob").ok()["moves"]) == 1
 
@@ -166,7 +166,7 @@ def test_a_replay_after_the_game_moved_on_is_the_first_answer(api: Api, duel: st
     drawn = api.draw(duel, "alice", headers=drew).ok()
     api.play(duel, "alice", "4-6", "left").ok()
     again = api.play(duel, "bob", "6-6", headers=k)
-    assert (again.status, again.body, again.header("ETag")) == (200, first, '"3"')
+    assert (again.status, again.body, again.header("ETag")) == (200, first, '"3-1"')
     redrawn = api.draw(duel, "alice", headers=drew)
     assert (redrawn.status, redrawn.body) == (200, drawn)
     assert drawn["you"]["drawn"] == "4-6" and drawn["version"] == 4

@@ -58,6 +58,19 @@ def test_an_unchanged_file_is_304_with_its_etag(server: Server) -> None:
     assert status == 200 and body
 
 
+def test_if_none_match_is_read_as_rfc_9110_says(server: Server) -> None:
+    """``*`` and weak tags match (§13.1.2: If-None-Match compares weakly), in a list too,
+    empty list elements ignored; another tag or a header that is no list of tags sends the file."""
+    _, headers, _ = get(server, "/web/app.js")
+    etag = headers["ETag"]
+    for sent in ("*", f"W/{etag}", f'"a", W/{etag}', f'W/"b",{etag}', f'"a", , {etag} '):
+        status, again, body = get(server, "/web/app.js", {"If-None-Match": sent})
+        assert (status, body, again["ETag"]) == (304, b"", etag), sent
+    for sent in ('W/"other"', '"a", "b"', etag.strip('"'), f"{etag[:-1]}", f"{etag}, junk"):
+        status, _, body = get(server, "/web/app.js", {"If-None-Match": sent})
+        assert status == 200 and body, sent
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -43,7 +43,7 @@ def test_the_engine_refusals_are_422() -> None:
 
 
 def test_a_stale_version_answers_the_callers_view_and_its_etag() -> None:
-    current = GameSeen("g" * 22, 7, {"id": "g" * 22, "version": 7})
+    current = GameSeen("g" * 22, 7, {"id": "g" * 22, "version": 7, "you": {"seat": 1}})
     status, body, headers = error_parts(service_errors.VersionMismatch(current, 5))
     assert status == 412
     assert body == {
@@ -54,7 +54,12 @@ def test_a_stale_version_answers_the_callers_view_and_its_etag() -> None:
         },
         "game": current.view,
     }
-    assert headers == {"ETag": '"7"', "Content-Language": "en"}
+    assert headers == {
+        "ETag": '"7-1"',
+        "Vary": "Authorization",
+        "Cache-Control": "private, no-cache",
+        "Content-Language": "en",
+    }
     _, spanish, headers = error_parts(service_errors.VersionMismatch(current, 5), "es")
     assert spanish["error"]["message"] == "La partida está en la versión 7, no en la 5."
     assert headers["Content-Language"] == "es"

@@ -148,12 +148,16 @@ def test_a_body_where_none_is_taken_is_refused(body: str, message: str) -> None:
     assert caught.value.message == message
 
 
-@pytest.mark.parametrize(("value", "version"), [('"4"', 4), ('W/"12"', 12), ("7", 7)])
+@pytest.mark.parametrize(
+    ("value", "version"), [('"4"', 4), ('W/"12"', 12), ("7", 7), ('"4-1"', 4), ('W/"12-p"', 12)]
+)
 def test_if_match_names_a_version(value: str, version: int) -> None:
     assert parse_if_match(value) == version
 
 
-@pytest.mark.parametrize("value", ['"v4"', "*", '""', '"-1"', '"1.5"', '"\u00b2"', "²", "9" * 13])
+@pytest.mark.parametrize(
+    "value", ['"v4"', "*", '""', '"-1"', '"1.5"', '"\u00b2"', "²", "9" * 13, '"4-x"', '"4-"', '"4']
+)
 def test_if_match_is_a_version_or_refused(value: str) -> None:
     with pytest.raises(InvalidRequest):
         parse_if_match(value)

@@ -35,6 +35,7 @@ __all__ = [
     "Unavailable",
     "error_parts",
     "etag",
+    "view_headers",
 ]
 
 STATUS_BY_CODE: dict[str, int] = {
@@ -139,7 +140,7 @@ def error_parts(
     headers: dict[str, str] = {"Content-Language": language}
     if isinstance(err, VersionMismatch):
         body["game"] = err.current.view
-        headers["ETag"] = etag(err.current.version)
+        headers.update(view_headers(err.current.version, err.current.viewer))
     elif isinstance(err, Conflict) and err.current is not None:
         body["game"] = err.current.view
     retry_after = getattr(err, "retry_after", None)
@@ -148,5 +149,20 @@ def error_parts(
     return STATUS_BY_CODE[err.code], body, headers
 
 
-def etag(version: int) -> str:
-    return f'"{version}"'
+#: a game view or a page of its moves: phones' HTTP caches keep it for the caller alone, keyed by
+#: their token, and ask again with If-None-Match before using it (a 304 costs no body). The
+#: public view carries the same: it answers one authenticated caller, and the same URL answers a
+#: seated caller with their hand (docs/decisions.md, "Caching a view").
+PRIVATE = "private, no-cache"
+
+
+def etag(version: int, viewer: int | None) -> str:
+    """A game view's entity tag: its version and whose view it is, the caller's seat or ``p``
+    for the public view (``"4-1"``, ``"4-p"``), so that no If-None-Match or cache takes one
+    player's view for another's."""
+    return f'"{version}-{"p" if viewer is None else viewer}"'
+
+
+def view_headers(version: int, viewer: int | None) -> dict[str, str]:
+    """The caching headers of an answer that shows a game as one viewer sees it."""
+    return {"ETag": etag(version, viewer), "Vary": "Authorization", "Cache-Control": PRIVATE}

@@ -42,7 +42,7 @@ from domino.api.errors import (
     InvalidRequest,
     RequestInProgress,
     Unavailable,
-    etag,
+    view_headers,
 )
 from domino.api.identity import caller_from_event
 from domino.api.models import parse_if_match
@@ -296,25 +296,19 @@ def header(app: APIGatewayHttpResolver, name: str) -> str | None:
     return headers.get(name.lower()) or headers.get(name)
 
 
-#: for an answer that holds the caller's hand: phones' HTTP caches keep it for the caller alone
-#: and ask again with If-None-Match before using it (a 304 costs no body)
-PRIVATE = "private, no-cache"
-
-
 def tagged(
-    body: dict[str, Any], version: int, status: int = 200, *, hand: bool = False, **headers: str
+    body: dict[str, Any], version: int, viewer: int | None, status: int = 200, **headers: str
 ) -> Reply:
-    """An answer about a game, with its version as the ETag."""
-    if hand:
-        headers["Cache-Control"] = PRIVATE
-    return Reply(status, body, {"ETag": etag(version), **headers})
+    """An answer about a game as ``viewer`` (a seat; None: the public view) sees it: the ETag
+    names the version and the viewer, ``Vary: Authorization``, private to the caller."""
+    return Reply(status, body, {**view_headers(version, viewer), **headers})
 
 
 def seen(game: GameSeen, status: int = 200, **headers: str) -> Reply:
     """A game as the caller sees it (their hand in ``you`` when they have a seat)."""
     if game.replayed:  # the answer of an earlier request with this key: not a new change
         headers["Idempotency-Replayed"] = "true"
-    return tagged(game.view, game.version, status, hand="you" in game.view, **headers)
+    return tagged(game.view, game.version, game.viewer, status, **headers)
 
 
 def respond(reply: Reply, app: APIGatewayHttpResolver | None = None) -> Response[Any]:
@@ -325,13 +319,9 @@ def respond(reply: Reply, app: APIGatewayHttpResolver | None = None) -> Response
 
 
 def respond_page(app: APIGatewayHttpResolver, page: Page, key: str, **more: Any) -> Response[Any]:
-    """A page of a list, its ETag a digest of the page."""
-    return respond_digested(app, {key: page.items, **more, "next": page.next})
-
-
-def respond_digested(app: APIGatewayHttpResolver, body: dict[str, Any]) -> Response[Any]:
-    """A JSON answer whose ETag is a digest of it (a weak one: equal JSON, equal tag)."""
-    return respond(Reply(200, body, {"ETag": digest_tag(body)}), app)
+    """A page of a list, its ETag a digest of the page; each caller's own (``Vary``)."""
+    body = {key: page.items, **more, "next": page.next}
+    return respond(Reply(200, body, {"ETag": digest_tag(body), "Vary": "Authorization"}), app)
 
 
 def digest_tag(body: dict[str, Any]) -> str:

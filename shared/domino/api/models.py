@@ -320,12 +320,14 @@ def check_empty(raw: str | None) -> None:
         raise InvalidRequest("This request takes an empty JSON object: {}.")
 
 
+#: an If-Match: a view's ETag (``"4-1"``, ``"4-p"``) or the bare version (``"4"``, ``4``),
+#: weak or not; the viewer part is not checked (If-Match guards the version, docs/decisions.md)
+IF_MATCH = re.compile(r'(?:W/)?("?)([0-9]{1,12})(?:-(?:[0-9]{1,3}|p))?\1', re.ASCII)
+
+
 def parse_if_match(value: str) -> int:
-    """The version an ``If-Match`` names (``"4"``, ``W/"4"`` or ``4``)."""
-    text = value.strip()
-    if text.startswith("W/"):
-        text = text[2:]
-    text = text.strip('"')
-    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+    """The version an ``If-Match`` names (``"4-1"``, ``"4"``, ``W/"4"`` or ``4``)."""
+    found = IF_MATCH.fullmatch(value.strip())
+    if found is None:
         raise InvalidRequest('If-Match must be a game version like "4".')
-    return int(text)
+    return int(found[2])

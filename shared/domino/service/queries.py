@@ -19,7 +19,7 @@ class MovePage(NamedTuple):
     version: int
     moves: list[dict[str, Any]]
     next: int | None  # the ``after`` that reads the next page; None on the last
-    seated: bool  # the caller has a seat: the page may show tiles they drew
+    seat: int | None  # the caller's seat (None: no seat); a seat's page may show tiles it drew
 
 
 #: pauses between reads of a hand archive the stream consumer has not written yet (~1 s in all;
@@ -56,7 +56,7 @@ class GameQueries:
         log = move_list(archived, seat) + move_list(held[: max(0, limit - len(archived))], seat)
         last = game.match.next_n - 1 if game.match is not None else 0
         following = log[-1]["n"] if log and log[-1]["n"] < last else None
-        return MovePage(game.record.version, log, following, seat is not None)
+        return MovePage(game.record.version, log, following, seat)
 
     def _archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
         """Moves ``after`` < n < ``first_held`` from the archive items. A hand can leave the

@@ -100,6 +100,12 @@ class GameSeen(NamedTuple):
     view: dict[str, Any]
     replayed: bool = False
 
+    @property
+    def viewer(self) -> int | None:
+        """The caller's seat in this view (None: the public view, for a caller with no seat)."""
+        you = self.view.get("you")
+        return you.get("seat") if isinstance(you, dict) else None
+
 
 class Keyed(NamedTuple):
     """A request's Idempotency-Key as the service sees it: ``record``, the id of the record of
