@@ -42,7 +42,7 @@ class MemoryGameStore:
         with self.lock:
             return self._record(game_id)
 
-    def create(self, record: GameRecord) -> None:
+    def create(self, record: GameRecord, *, token_issued: int | None = None) -> None:
         with self.lock:
             assert record.id not in self.items
             self.items[record.id] = to_item(record)
@@ -58,6 +58,7 @@ class MemoryGameStore:
         *,
         join: str | None = None,
         unjoin: str | None = None,
+        token_issued: int | None = None,
     ) -> None:
         if self.before_save is not None:
             self.before_save(record, expected)

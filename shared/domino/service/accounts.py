@@ -5,7 +5,9 @@ Deletion undoes what the account made, in an order a retry can resume (``DELETE 
 idempotent; a second one finds less to do):
 
 1. a tombstone replaces the profile: from now on a token issued before this moment takes no
-   seat and sets no name (``AccountDeleted``, 401), so nothing below comes back;
+   seat and sets no name (``AccountDeleted``, 401), so nothing below comes back (a create or a
+   join racing the deletion checks the tombstone in its own transaction: it commits before the
+   tombstone, and step 2 finds it, or not at all);
 2. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
    before the deal the seat is freed (and the membership goes with it), during play a bot takes
    the seat and the player forfeits; finished games stay as they are (history);

@@ -30,6 +30,7 @@ from domino.service.game import Clock, Game, load_game, system_clock
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
+from domino.store.errors import AccountGone
 from domino.store.records import GameRecord, Seat
 
 
@@ -48,6 +49,7 @@ class GameCommands:
         self.dev_mode = dev_mode
         self.writes = WritePath(store, clock, replies, bot_budget_ms)
         self.accounts = accounts  # None: no profiles (the token's name is the name)
+        self.writes.accounts_checked = accounts is not None
 
     def name_of(self, caller: Caller, given: str | None = None) -> str:
         """The caller's name at a table: ``given`` (the request's), else the one they chose
@@ -99,7 +101,11 @@ class GameCommands:
             _check_deal_only(rules, command.deal)
             record.config["deal"] = command.deal
         finish(game, None, 0, at, caller.player)  # version 1, the state, turn and deadline
-        self.store.create(game.record)
+        try:
+            # the write checks the tombstone again: DELETE /me may have begun since name_of
+            self.store.create(game.record, token_issued=self.writes.token_issued(caller))
+        except AccountGone:
+            raise AccountDeleted() from None
         return game.seen_by(caller.player)
 
     def join(

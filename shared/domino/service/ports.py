@@ -27,7 +27,10 @@ class GameStore(Protocol):
 
     def load(self, game_id: str) -> GameRecord | None: ...
 
-    def create(self, record: GameRecord) -> None: ...
+    def create(self, record: GameRecord, *, token_issued: int | None = None) -> None:
+        """``token_issued``: only while the creator's account was not deleted since
+        (``AccountGone``)."""
+        ...
 
     def save(
         self,
@@ -36,6 +39,7 @@ class GameStore(Protocol):
         *,
         join: str | None = None,
         unjoin: str | None = None,
+        token_issued: int | None = None,
     ) -> None: ...
 
     def archive_moves(

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode
 from domino.service.errors import (
+    AccountDeleted,
     AlreadyJoined,
     Conflict,
     GameNotFound,
@@ -34,7 +35,7 @@ from domino.service.errors import (
 from domino.service.game import Clock, Game, system_clock
 from domino.service.ports import GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed
-from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
+from domino.store.errors import AccountGone, AlreadyMember, Unavailable, VersionConflict
 from domino.store.records import ReplyEntry
 
 logger = logging.getLogger(__name__)
@@ -132,6 +133,13 @@ class WritePath:
         self.clock = clock
         self.replies = Replies(replies, clock)
         self.bot_budget_ms = bot_budget_ms
+        #: whether accounts can be deleted (profiles kept): seating a player then checks, in
+        #: the write itself, that their account was not deleted since their token was issued
+        self.accounts_checked = False
+
+    def token_issued(self, caller: Caller) -> int | None:
+        """What a write seating ``caller`` checks the account against (None: nothing)."""
+        return (caller.issued_at or 0) if self.accounts_checked else None
 
     def write(
         self,
@@ -169,7 +177,13 @@ class WritePath:
             try:
                 for hand_number, hand_moves in never_stored_as_previous(before, dropped):
                     self.store.archive_moves(record.id, hand_number, hand_moves)
-                self.store.save(record, expected, join=effect.join, unjoin=effect.unjoin)
+                self.store.save(
+                    record,
+                    expected,
+                    join=effect.join,
+                    unjoin=effect.unjoin,
+                    token_issued=self.token_issued(caller) if effect.join else None,
+                )
             except VersionConflict as lost:
                 if lost.current is None:
                     raise GameNotFound() from None
@@ -185,6 +199,8 @@ class WritePath:
                 continue  # re-apply to the state that won the race
             except AlreadyMember:
                 raise AlreadyJoined() from None
+            except AccountGone:
+                raise AccountDeleted() from None
             seen = game.seen_by(caller.player, effect.drawn)
             self.replies.keep(keyed, seen)
             return seen

@@ -46,6 +46,21 @@ def _key(player: str) -> dict[str, Any]:
     return to_attributes({"pk": player_key(player), "sk": PROFILE_SK})
 
 
+def alive_since(table: Table, player: str, issued_at: int | None) -> dict[str, Any]:
+    """A transaction's ``ConditionCheck`` that the player's account was not deleted at or after
+    ``issued_at`` (a token's ``iat``; None: a token that does not say, refused by any
+    tombstone): written beside a game's membership or a socket's item, it makes the write and
+    ``DELETE /me``'s tombstone serial, so a deletion either sees the write or refuses it."""
+    return {
+        "ConditionCheck": {
+            "TableName": table.name,
+            "Key": _key(player),
+            "ConditionExpression": "attribute_not_exists(deleted) OR deleted < :issued",
+            "ExpressionAttributeValues": to_attributes({":issued": issued_at or 0}),
+        }
+    }
+
+
 class DynamoAccounts:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -100,6 +115,8 @@ class DynamoAccounts:
             KeyConditionExpression="pk = :pk AND begins_with(sk, :g)",
             ExpressionAttributeValues=to_attributes({":pk": player_key(player), ":g": "GAME#"}),
             ProjectionExpression="sk",
+            # strongly consistent: a membership written before the tombstone is seen
+            ConsistentRead=True,
         )
         return [item["sk"]["S"].removeprefix("GAME#") for item in items]
 

@@ -24,8 +24,9 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from domino.store.accounts import alive_since
 from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
-from domino.store.errors import AlreadyMember, Unavailable, VersionConflict
+from domino.store.errors import AccountGone, AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
     DONE_PREFIX,
@@ -80,11 +81,14 @@ class DynamoGameStore:
         item = response.get("Item")
         return from_item(from_attributes(item)) if item else None
 
-    def create(self, record: GameRecord) -> None:
-        """The new game and its creator's membership, atomically."""
+    def create(self, record: GameRecord, *, token_issued: int | None = None) -> None:
+        """The new game and its creator's membership, atomically; with ``token_issued`` (the
+        caller's token's ``iat``), only if the creator's account was not deleted since
+        (``AccountGone``)."""
         creator = record.seats[0].player
         assert creator is not None
         item, token = _stamped(record)
+        checks = [] if token_issued is None else [alive_since(self.table, creator, token_issued)]
         self._transact(
             [
                 {
@@ -101,6 +105,7 @@ class DynamoGameStore:
                         "Item": to_attributes(membership(creator, record.id, record.created_at)),
                     }
                 },
+                *checks,
             ],
             record,
             token,
@@ -113,9 +118,12 @@ class DynamoGameStore:
         *,
         join: str | None = None,
         unjoin: str | None = None,
+        token_issued: int | None = None,
     ) -> None:
         """Write ``record`` if the stored version is still ``expected``: one conditional PutItem,
-        or a transaction with the membership item when a player joins or leaves a seat."""
+        or a transaction with the membership item when a player joins or leaves a seat (with
+        ``token_issued``, a join only while the joiner's account was not deleted since it:
+        ``AccountGone``)."""
         item, token = _stamped(record)
         put = {
             "TableName": self.table_name,
@@ -146,6 +154,8 @@ class DynamoGameStore:
                     }
                 }
             )
+            if token_issued is not None:
+                items.append(alive_since(self.table, join, token_issued))
         if unjoin is not None:
             key = {"pk": player_key(unjoin), "sk": game_key(record.id)}
             items.append({"Delete": {"TableName": self.table_name, "Key": to_attributes(key)}})
@@ -166,6 +176,9 @@ class DynamoGameStore:
                 if _written_by(old, token):
                     return  # this transaction was applied; only its first reply was lost
                 raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
+            checked = [i for i, entry in enumerate(items) if "ConditionCheck" in entry]
+            if any(codes[i] == "ConditionalCheckFailed" for i in checked if i < len(codes)):
+                raise AccountGone() from err
             if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
                 raise AlreadyMember() from err
             if "TransactionConflict" in codes:

@@ -1,5 +1,5 @@
 """What the store raises: one domain error a client sees (``Unavailable``) and the signals the
-service's write path handles itself (``VersionConflict``, ``AlreadyMember``)."""
+service's write path handles itself (``VersionConflict``, ``AlreadyMember``, ``AccountGone``)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,11 @@ class VersionConflict(StoreError):
 
 class AlreadyMember(StoreError):
     """The player's membership item exists already (a concurrent join of the same player)."""
+
+
+class AccountGone(StoreError):
+    """The player's account was deleted after the token that asked was issued: the write that
+    would have seated them (a create, a join, a socket) was not made."""
 
 
 def throttled(err: BaseException | None) -> bool:
