@@ -31,7 +31,7 @@ def major_version(java: str) -> int | None:
         out = subprocess.run([java, "-version"], capture_output=True, text=True, check=False)
     except OSError:
         return None
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    match = re.search(r'version "([0-9]+)(?:\.([0-9]+))?', out.stderr + out.stdout)
     if not match:
         return None
     major = int(match.group(1))

@@ -19,7 +19,7 @@ from typing import Any
 
 from local.template import Template
 
-RATE = re.compile(r"rate\((\d+) (minute|minutes|hour|hours|day|days)\)")
+RATE = re.compile(r"rate\(([0-9]+) (minute|minutes|hour|hours|day|days)\)")
 UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 
 

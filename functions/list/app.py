@@ -6,12 +6,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from domino.api.app import make_app
 from domino.api.http import caller, lambda_handler, respond_page, service
+from domino.api.models import utc_second
 
 app = make_app()
 
 Limit = Annotated[int, Query(ge=1, le=100)]
-#: the form of updated_at: 2026-11-30T12:00:00Z
-ISO_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 Cursor = Annotated[str | None, Query(min_length=1, max_length=512)]
 
 
@@ -30,11 +29,12 @@ def my_games(
     turn: Annotated[Literal["mine"] | None, Query()] = None,
     limit: Limit = 20,
     cursor: Cursor = None,
-    updated_after: Annotated[str | None, Query(pattern=ISO_UTC)] = None,
+    updated_after: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response[Any]:
-    page = service().queries.my_games(
-        caller(app), status, turn == "mine", limit, cursor, updated_after
-    )
+    who = caller(app)  # 401 before 400
+    # any RFC 3339 time, read as updated_at's form (2026-11-30T12:00:00Z)
+    since = utc_second(updated_after, "updated_after") if updated_after is not None else None
+    page = service().queries.my_games(who, status, turn == "mine", limit, cursor, since)
     return respond_page(app, page, "games")
 
 

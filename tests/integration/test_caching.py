@@ -127,7 +127,13 @@ def test_what_changed_since(api: Api, dev_clock: object) -> None:
     newer = duel(api)
     changed = api.call("GET", f"/me/games?updated_after={since}", player="cira").ok()["games"]
     assert [g["id"] for g in changed] == [newer] and older not in {g["id"] for g in changed}
-    for bad in ("yesterday", "2026-11-30", "2026-11-30T12:00:00%2B01:00", "x" * 30):
+    # any RFC 3339 form of the same time: a fraction of a second, another offset
+    hour = int(since[11:13])
+    east = f"{since[:11]}{(hour + 1) % 24:02d}{since[13:19]}%2B01:00" if hour < 23 else since
+    for same in (since.replace("Z", ".250Z"), east, since.lower()):
+        listed = api.call("GET", f"/me/games?updated_after={same}", player="cira").ok()["games"]
+        assert [g["id"] for g in listed] == [newer], same
+    for bad in ("yesterday", "2026-11-30", "2026-11-30T12:00:00", "2026-11-30T25:00:00Z", "x" * 30):
         reply = api.call("GET", f"/me/games?updated_after={bad}", player="cira")
         assert reply.code == "invalid_request", bad
 

@@ -6,6 +6,7 @@ import base64
 import json
 import time
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from domino.api import http
@@ -135,6 +136,71 @@ def test_forged_cursors_are_400(api: Api) -> None:
         )
     cursor = base64.urlsafe_b64encode(json.dumps({"u": 1, "i": None}).encode()).decode()
     refused(api.call("GET", f"/me/games?cursor={cursor}", player="reader"), 400, "invalid_request")
+
+
+def cursor_of(position: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(position).encode()).decode()
+
+
+def test_what_no_listing_returned_is_400_not_500(api: Api) -> None:
+    """Issue 20's three 500s. A real ``next`` sent with an ``updated_after`` it lies before
+    would turn the finished games' key bounds upside down; a cursor's fields must be what the
+    store writes (``{"u": "", "i": ""}`` is an empty index key); ``updated_after`` is read in
+    ASCII digits only (``\\d`` takes mathematical, fullwidth and Arabic-Indic digits)."""
+    for _ in range(2):
+        api.create("paula", preset="clasico", players=3).ok(201)
+        time.sleep(1.01)
+    first = api.call("GET", "/me/games?limit=1", player="paula").ok()
+    assert first["next"], first
+    for query in (
+        f"updated_after=2099-01-01T00:00:00Z&cursor={first['next']}",
+        f"updated_after={first['games'][0]['updated_at']}&cursor={first['next']}",
+        f"status=finished&updated_after=2099-01-01T00:00:00Z&cursor={first['next']}",
+    ):
+        refused(api.call("GET", f"/me/games?{query}", player="paula"), 400, "invalid_request")
+    # an earlier updated_after with the same next is a page of that listing: served
+    since = "2000-01-01T00:00:00Z"
+    assert api.call(
+        "GET", f"/me/games?updated_after={since}&cursor={first['next']}", player="paula"
+    ).ok()["games"]
+
+    game_id = first["games"][0]["id"]
+    forged = [
+        {"u": "", "i": ""},
+        {"u": "2026-11-30T12:00:00Z", "i": ""},
+        {"u": "", "i": game_id},
+        {"u": "2026-11-30", "i": game_id},
+        {"u": "\U0001d7d0\U0001d7ce\U0001d7d0\U0001d7d4-11-30T12:00:00Z", "i": game_id},
+        {"u": "2026-11-30T12:00:00Z", "i": "x" * 65},
+        {"u": "2026-11-30T12:00:00Z", "i": "short"},
+        {"u": "2026-11-30T12:00:00Z", "i": "a b c d e f"},
+        {"u": "2026-11-30T12:00:00Z" * 10, "i": game_id},
+    ]
+    for position in forged:
+        for path in ("/games", "/me/games"):
+            reply = api.call("GET", f"{path}?cursor={cursor_of(position)}", player="paula")
+            refused(reply, 400, "invalid_request")
+    assert cursor_of({"u": "", "i": ""}) == "eyJ1IjogIiIsICJpIjogIiJ9"  # the issue's cursor
+    for position in ({"s": ""}, {"s": "NOTE#"}, {"s": "READ"}, {"s": "NOTE#x#y#1#z"}):
+        reply = api.call("GET", f"/me/notifications?cursor={cursor_of(position)}", player="paula")
+        refused(reply, 400, "invalid_request")
+
+    for year in (
+        "\U0001d7d0\U0001d7ce\U0001d7d0\U0001d7d4",
+        "\uff12\uff10\uff12\uff16",
+        "\u0662\u0660\u0662\u0666",
+    ):
+        sent = quote(f"{year}-11-30T12:00:00Z")
+        body = refused(
+            api.call("GET", f"/me/games?updated_after={sent}", player="paula"),
+            400,
+            "invalid_request",
+        )
+        assert body["error"]["params"]["fields"] == ["query.updated_after"]
+    for digits in ("\u0661", "\uff11", "\U0001d7cf"):  # one digit in another script
+        sent = quote(f"2026-11-30T1{digits}:00:00Z")
+        reply = api.call("GET", f"/me/games?updated_after={sent}", player="paula")
+        refused(reply, 400, "invalid_request")
 
 
 DOS_ME = {

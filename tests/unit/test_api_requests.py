@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 from domino.api.errors import InvalidRequest, error_parts
-from domino.api.models import CreateGame, JoinGame, PlayTile, check_empty, parse_if_match
+from domino.api.models import (
+    CreateGame,
+    JoinGame,
+    PlayTile,
+    check_empty,
+    parse_if_match,
+    utc_second,
+)
 from domino.service.values import MakeMove, NewGame, TakeSeat
 
 
@@ -161,3 +168,41 @@ def test_if_match_names_a_version(value: str, version: int) -> None:
 def test_if_match_is_a_version_or_refused(value: str) -> None:
     with pytest.raises(InvalidRequest):
         parse_if_match(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "utc"),
+    [
+        ("2026-11-30T12:00:00Z", "2026-11-30T12:00:00Z"),
+        ("2026-11-30t12:00:00.999999999z", "2026-11-30T12:00:00Z"),  # to the second below
+        ("2026-11-30T13:00:00.25+01:00", "2026-11-30T12:00:00Z"),
+        ("2026-11-30T11:30:00-00:30", "2026-11-30T12:00:00Z"),
+        ("2026-12-01T00:30:00+01:00", "2026-11-30T23:30:00Z"),
+        ("2026-12-31T23:59:60Z", "2026-12-31T23:59:59Z"),  # a leap second
+    ],
+)
+def test_a_time_is_any_rfc_3339_form(value: str, utc: str) -> None:
+    assert utc_second(value, "updated_after") == utc
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "\U0001d7d0\U0001d7ce\U0001d7d0\U0001d7d4-11-30T12:00:00Z",  # mathematical digits
+        "\uff12\uff10\uff12\uff16-11-30T12:00:00Z",  # fullwidth
+        "\u0662\u0660\u0662\u0666-11-30T12:00:00Z",  # Arabic-Indic
+        "2026-11-30T12:00:00",  # no offset
+        "2026-11-30",
+        "2026-02-30T12:00:00Z",
+        "2026-11-30T24:00:00Z",
+        "2026-11-30T12:00:00+24:00",
+        "2026-11-30T12:00:00+01:60",
+        "2026-11-30T12:00:00.Z",
+        "0001-01-01T00:00:00+01:00",  # before the first representable second
+        "2026-11-30T12:00:00Z\n",
+    ],
+)
+def test_a_time_in_anything_else_is_refused(value: str) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        utc_second(value, "updated_after")
+    assert caught.value.fields == ["query.updated_after"]

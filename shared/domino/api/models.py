@@ -13,6 +13,7 @@ import json
 import re
 import string
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -57,6 +58,7 @@ __all__ = [
     "empty_body",
     "invalid_request",
     "parse_if_match",
+    "utc_second",
 ]
 
 Command = TypeVar("Command")
@@ -331,3 +333,31 @@ def parse_if_match(value: str) -> int:
     if found is None:
         raise InvalidRequest('If-Match must be a game version like "4".')
     return int(found[2])
+
+
+#: an RFC 3339 date-time (``2026-11-30T12:00:00Z``, ``2026-11-30T13:00:00.250+01:00``), ASCII
+#: digits only: ``\d`` would take any script's digits (mathematical, fullwidth, Arabic-Indic)
+RFC_3339 = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]{1,9})?"
+    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
+)
+
+
+def utc_second(value: str, field: str) -> str:
+    """An RFC 3339 time as ``updated_at``'s form (``2026-11-30T12:00:00Z``): in UTC, to the
+    second below (times are kept in whole seconds, so "after 12:00:00.5" is "after 12:00:00");
+    a leap second reads as the second before it. Anything else is 400 naming ``field``."""
+    found = RFC_3339.fullmatch(value)
+    try:
+        if found is None:
+            raise ValueError(value)
+        year, month, day, hour, minute, second = (int(found[n]) for n in range(1, 7))
+        offset = timedelta(hours=int(found[8] or 0), minutes=int(found[9] or 0))
+        if offset >= timedelta(hours=24) or int(found[9] or 0) > 59:
+            raise ValueError(value)
+        local = datetime(year, month, day, hour, minute, min(second, 59), tzinfo=UTC)
+        moment = local - offset if found[7] == "+" else local + offset
+    except (ValueError, OverflowError):
+        template = VALIDATION["string_pattern_mismatch"]
+        raise InvalidRequest.of([(template, {"field": field})], [f"query.{field}"]) from None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

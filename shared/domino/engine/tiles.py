@@ -161,7 +161,9 @@ def parse_tile(text: str, top: int) -> Tile:
     if not isinstance(text, str):
         raise InvalidInput("A tile is written as text: two numbers joined by a hyphen.")
     parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 2 for p in parts):
+    # ASCII digits only: isdigit() also takes "²" (which int() refuses) and any script's digits
+    numbers = [p.strip() for p in parts]
+    if len(parts) != 2 or not all(n.isascii() and n.isdigit() and len(n) <= 2 for n in numbers):
         raise InvalidInput("A tile is written as two numbers joined by a hyphen.")
     a, b = int(parts[0]), int(parts[1])
     if a > b:

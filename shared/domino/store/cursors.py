@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import base64
 import json
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from domino.engine.errors import InvalidInput
+from domino.limits import MAX_GAME_ID
 
 #: longer than any cursor this API writes (the lists' query parameter allows 512)
 MAX_CURSOR = 512
+#: ``updated_at`` as the store writes it (records.iso): ASCII digits only
+UPDATED_AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+#: a game id as the service makes them (``secrets.token_urlsafe(16)``; older ids may be longer)
+GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{8,{MAX_GAME_ID}}}")
 #: the position the game listings write: (updated_at, game id) of the page's last game
-MINE_CURSOR = ("u", "i")
+MINE_CURSOR: Mapping[str, re.Pattern[str]] = {"u": UPDATED_AT, "i": GAME_ID}
 
 
 class BadCursor(InvalidInput):
@@ -33,8 +40,10 @@ def encode_cursor(position: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode()
 
 
-def decode_cursor(cursor: str, fields: tuple[str, ...]) -> dict[str, str]:
-    """A ``next`` this API returned: an object of exactly ``fields``, every one a string."""
+def decode_cursor(cursor: str, fields: Mapping[str, re.Pattern[str]]) -> dict[str, str]:
+    """A ``next`` this API returned: an object of exactly ``fields``, each a string of the shape
+    its pattern says (what the store writes there: never empty, bounded, ASCII digits), so that
+    no forged position reaches a key condition."""
     value: Any = None
     if len(cursor) <= MAX_CURSOR:
         try:
@@ -44,7 +53,23 @@ def decode_cursor(cursor: str, fields: tuple[str, ...]) -> dict[str, str]:
     if (
         not isinstance(value, dict)
         or set(value) != set(fields)
-        or not all(isinstance(v, str) for v in value.values())
+        or not all(
+            isinstance(value[name], str) and shape.fullmatch(value[name])
+            for name, shape in fields.items()
+        )
     ):
         raise BadCursor()
     return value
+
+
+def games_position(cursor: str | None, updated_after: str | None = None) -> dict[str, str] | None:
+    """A game listing's cursor read back (None without one). With ``updated_after`` (the
+    listing's own lower bound, ``updated_at``'s form) the position lies above it, as every
+    ``next`` of that listing does: one at or below it came from another query, and would turn
+    the listing's key bounds upside down."""
+    if not cursor:
+        return None
+    position = decode_cursor(cursor, MINE_CURSOR)
+    if updated_after is not None and position["u"] <= updated_after:
+        raise BadCursor()
+    return position

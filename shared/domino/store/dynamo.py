@@ -25,7 +25,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from domino.store.accounts import alive_since
-from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
+from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor, games_position
 from domino.store.errors import AccountGone, AlreadyMember, Unavailable, VersionConflict
 from domino.store.listings import player_page
 from domino.store.records import (
@@ -300,7 +300,7 @@ class DynamoGameStore:
     ) -> tuple[list[GameRecord], str | None]:
         """``player``'s games (those awaiting their move with ``turn_mine``, GSI by_turn; else
         their memberships), most recently updated first, and the cursor of the next page."""
-        position = decode_cursor(cursor, MINE_CURSOR) if cursor else None  # refused before reads
+        position = games_position(cursor, updated_after)  # refused before reads
         if turn_mine:
             ids = self.games_on_turn(player)
         else:

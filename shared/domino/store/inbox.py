@@ -27,9 +27,14 @@ NOTE_PREFIX = "NOTE#"
 NOTE_END = "NOTE$"
 READ_SK = "READ"
 NOTE_TTL_SECONDS = 30 * 24 * 3600
-NOTE_CURSOR = ("s",)
-#: what a notification id looks like (types are lowercase words with underscores)
-NOTE_ID = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ#[A-Za-z0-9_-]{1,64}#\d{10}#[a-z_]{1,20}")
+#: what a notification id looks like (types are lowercase words with underscores); ASCII
+#: digits only (``\d`` would take any script's)
+NOTE_ID = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"
+    r"#[A-Za-z0-9_-]{1,64}#[0-9]{10}#[a-z_]{1,20}"
+)
+#: the inbox's cursor: the sort key of the page's last notification
+NOTE_CURSOR = {"s": re.compile(re.escape(NOTE_PREFIX) + NOTE_ID.pattern)}
 
 
 class Note(NamedTuple):
@@ -116,8 +121,6 @@ class DynamoInbox:
         upper = NOTE_END
         if cursor:
             upper = decode_cursor(cursor, NOTE_CURSOR)["s"]
-            if not upper.startswith(NOTE_PREFIX):
-                upper = NOTE_PREFIX  # not a position in this list: nothing lies below it
         response = self.table.call(
             self.table.client.query,
             TableName=self.table.name,

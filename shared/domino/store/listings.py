@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
+from domino.store.cursors import encode_cursor, games_position
 from domino.store.records import GameRecord, iso
 
 
@@ -18,7 +18,7 @@ def player_page(
     """``records`` (a player's games) filtered by ``status`` and, with ``turn_mine``, to those
     awaiting ``player``'s move; most recently updated first; the page after ``cursor`` and the
     cursor of the next one (None on the last)."""
-    position = decode_cursor(cursor, MINE_CURSOR) if cursor else None
+    position = games_position(cursor, updated_after)
     rows = []
     for record in records:
         if status and record.status != status:
