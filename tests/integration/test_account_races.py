@@ -132,3 +132,69 @@ def test_creates_racing_delete_me_in_processes_leave_no_deleted_player_seated(ap
                 view = api.get(reply["id"], "stranger").ok()
                 assert player not in [s["player"] for s in view["seats"]], view
         assert items_of(player) == ["PROFILE"]
+
+
+# ------------------------------------------------------------ one phone, two accounts
+
+
+def register(api: Api, player: str, device: str, token: str) -> Any:
+    body = {"platform": "apns", "token": token}
+    return api.call("PUT", f"/me/devices/{device}", body, player=player)
+
+
+def holders(players: list[str], token: str) -> list[str]:
+    """The players with a device registered for ``token``."""
+    store = http.device_store()
+    return [p for p in players if any(d.token == token for d in store.of_player(p))]
+
+
+def pushed(sns: Any, token: str, game: str) -> list[dict[str, Any]]:
+    """What reached the phone of ``token`` about ``game``."""
+    return [
+        p for p in sns.pushes() if p["token"] == token and (p["payload"] or {}).get("game") == game
+    ]
+
+
+def a_join_notifies(api: Api, host: str) -> str:
+    """A game ``host`` created that someone joined: ``host`` is notified (player_joined)."""
+    game = api.create(host, preset="dos-jugadores", players=2).ok(201)["id"]
+    api.join(game, f"{host}-guest").ok()
+    api.drain()
+    return game
+
+
+def test_one_phone_belongs_to_the_account_that_registered_it_last(api: Api, sns: Any) -> None:
+    """Ana and then Beto sign in on one phone: it is Beto's (Ana's registration goes, her
+    games no longer reach it); Ana signs in again: it is hers, and Beto's removing his device
+    (which he no longer has) does not silence her."""
+    token, ana, beto = "apns-shared-phone", "phone-ana", "phone-beto"
+    assert register(api, ana, "ana-app", token).status == 204
+    assert register(api, beto, "beto-app", token).status == 204
+    assert holders([ana, beto], token) == [beto]
+    game = a_join_notifies(api, ana)
+    assert pushed(sns, token, game) == []  # Beto's phone is not told of Ana's games
+    assert register(api, ana, "ana-app", token).status == 204
+    assert holders([ana, beto], token) == [ana]
+    assert api.call("DELETE", "/me/devices/beto-app", player=beto).status == 204
+    game = a_join_notifies(api, ana)
+    assert "player_joined" in [p["payload"]["type"] for p in pushed(sns, token, game)]
+
+
+def test_two_accounts_registering_one_phone_at_once_leave_one_owner(api: Api, sns: Any) -> None:
+    """Forked processes through the handlers: both accounts register the phone at once; then
+    the one that lost registers it again while the winner removes theirs, at once. Each time
+    one account holds the phone, and the last registrant's games reach it."""
+    for round_number in range(3):
+        token = f"apns-raced-phone-{round_number}"
+        ana, beto = f"race-ana-{round_number}", f"race-beto-{round_number}"
+        results = race([partial(register, api, ana, "app", token),
+                        partial(register, api, beto, "app", token)])  # fmt: skip
+        assert [status for status, _ in results] == [204, 204], results
+        (winner,) = holders([ana, beto], token)
+        loser = beto if winner == ana else ana
+        results = race([partial(register, api, loser, "app", token),
+                        partial(api.call, "DELETE", "/me/devices/app", player=winner)])  # fmt: skip
+        assert [status for status, _ in results] == [204, 204], results
+        assert holders([ana, beto], token) == [loser]
+        game = a_join_notifies(api, loser)
+        assert "player_joined" in [p["payload"]["type"] for p in pushed(sns, token, game)]

@@ -14,7 +14,7 @@ from typing import Any
 
 from domino.store.accounts import Profile, ProfileDeleted
 from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
-from domino.store.devices import Device
+from domino.store.devices import Device, Owner
 from domino.store.errors import AlreadyMember, VersionConflict
 from domino.store.inbox import Note
 from domino.store.listings import player_page
@@ -287,3 +287,19 @@ class MemoryDevices:
     def of_player(self, player: str) -> list[Device]:
         found = list(self.devices.get(player, {}).values())
         return sorted(found, key=lambda d: d.updated_at, reverse=True)
+
+    def owner(self, platform: str, token: str) -> Owner | None:
+        for devices in self.devices.values():
+            for d in devices.values():
+                if (d.platform, d.token) == (platform, token):
+                    return Owner(d.player, d.device_id, d.endpoint)
+        return None
+
+    def claim(self, device: Device, previous: Owner | None, replaced: Device | None) -> None:
+        if previous is not None and previous[:2] != (device.player, device.device_id):
+            self.delete(previous.player, previous.device_id)
+        self.put(device)
+
+    def release(self, device: Device) -> bool:
+        self.delete(device.player, device.device_id)
+        return True

@@ -47,6 +47,9 @@ class FakePush:
     def delete(self, endpoint: str) -> None:
         self.deleted.append(endpoint)
 
+    def exists(self, endpoint: str) -> bool:
+        return endpoint not in self.deleted
+
     def publish(self, endpoint: str, message: Any, collapse: str | None = None) -> bool:
         return True
 

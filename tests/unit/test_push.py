@@ -11,7 +11,7 @@ from domino.engine.errors import InvalidInput
 from domino.limits import MAX_DEVICES
 from domino.service.devices import Devices, PushChannel, message
 from domino.service.values import Caller, RegisterDevice
-from domino.store.devices import Device
+from domino.store.devices import Device, Owner
 from domino.store.inbox import Note
 
 ALICE = Caller("alice", "Alice")
@@ -37,6 +37,19 @@ class Devices_:
         found = [d for (p, _), d in self.items.items() if p == player]
         return sorted(found, key=lambda d: d.updated_at, reverse=True)
 
+    def owner(self, platform: str, token: str) -> Owner | None:
+        found = [d for d in self.items.values() if (d.platform, d.token) == (platform, token)]
+        return Owner(found[0].player, found[0].device_id, found[0].endpoint) if found else None
+
+    def claim(self, device: Device, previous: Owner | None, replaced: Device | None) -> None:
+        if previous is not None:
+            self.delete(previous.player, previous.device_id)
+        self.put(device)
+
+    def release(self, device: Device) -> bool:
+        self.delete(device.player, device.device_id)
+        return True
+
 
 class Gateway:
     """A PushGateway that records what it is asked; ``gone`` endpoints reach no device."""
@@ -58,6 +71,9 @@ class Gateway:
 
     def delete(self, endpoint: str) -> None:
         self.endpoints.pop(endpoint, None)
+
+    def exists(self, endpoint: str) -> bool:
+        return endpoint in self.endpoints
 
     def publish(
         self, endpoint: str, message: Mapping[str, Any], collapse: str | None = None

@@ -99,6 +99,14 @@ class SnsPush:
             return False
         return True
 
+    def exists(self, endpoint: str) -> bool:
+        """Whether the endpoint is still there, disabled or not (deleted: not)."""
+        try:
+            self._call(self.client.get_endpoint_attributes, EndpointArn=endpoint)
+        except EndpointGone as gone:
+            return str(gone) != "NotFound"
+        return True
+
     def delete(self, endpoint: str) -> None:
         with contextlib.suppress(EndpointGone):  # gone already: what deleting wanted
             self._call(self.client.delete_endpoint, EndpointArn=endpoint)

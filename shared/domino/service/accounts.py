@@ -11,7 +11,8 @@ idempotent; a second one finds less to do):
 2. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
    before the deal the seat is freed (and the membership goes with it), during play a bot takes
    the seat and the player forfeits; finished games stay as they are (history);
-3. each device's SNS endpoint is deleted;
+3. each device's SNS endpoint is deleted (unless another account registered the same phone
+   since: the device is theirs then);
 4. the rest of the player's items go: memberships, devices, inbox, read marker, connections;
 5. last, when the token comes from the stack's own user pool, that user is deleted there
    (``IdentityProvider``); tokens of another issuer have no user here to delete.
@@ -23,6 +24,7 @@ import contextlib
 import time
 
 from domino.service.commands import GameCommands
+from domino.service.devices import forget
 from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
 from domino.service.game import Clock
 from domino.service.ports import AccountStore, DeviceStore, IdentityProvider, PushGateway
@@ -77,7 +79,7 @@ class Accounts:
             with contextlib.suppress(GameNotFound, GameNotInProgress, NotAPlayer):
                 self.commands.leave(caller, game_id, LEAVE, None)
         for device in self.devices.of_player(player):
-            self.push.delete(device.endpoint)
+            forget(self.devices, self.push, device)  # a phone another account took stays theirs
         self.accounts.erase(player)
         if self.identity is not None and caller.issuer == self.identity.issuer:
             self.identity.delete_user(caller.username or player)

@@ -2,12 +2,16 @@
 reaches each of their devices through SNS, in the device's language.
 
 A token is registered as an SNS platform endpoint on its platform's application; a new token
-for the same device id updates the same endpoint (tokens rotate). A device whose endpoint SNS
-has disabled (APNs or FCM said the token is no longer valid) is removed when a push finds it so.
-Payloads follow SNS's formats: ``APNS``/``APNS_SANDBOX`` (``aps.alert``, ``badge``: the games
-awaiting the player's move, ``thread-id``: the game) and ``GCM`` in FCM HTTP v1's shape
-(``fcmV1Message``, ``android.collapse_key``: the game); both carry game, version and type as
-data. A payload says what the notification's text says and no more: never a tile.
+for the same device id updates the same endpoint (tokens rotate). A token (one phone) belongs to
+one player's device at a time, the last to register it (two accounts signed in on one phone):
+registering it takes the device from the other player in the same transaction, and removing a
+device deletes its endpoint only while it still owned the token (``DeviceStore.release``).
+A device whose endpoint SNS has disabled (APNs or FCM said the token is no longer valid) is
+removed when a push finds it so. Payloads follow SNS's formats: ``APNS``/``APNS_SANDBOX``
+(``aps.alert``, ``badge``: the games awaiting the player's move, ``thread-id``: the game) and
+``GCM`` in FCM HTTP v1's shape (``fcmV1Message``, ``android.collapse_key``: the game); both
+carry game, version and type as data. A payload says what the notification's text says and no
+more: never a tile.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from domino.service.game import Clock, system_clock
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, RegisterDevice
-from domino.store.devices import Device
+from domino.store.devices import ClaimLost, Device
+from domino.store.errors import Unavailable
 from domino.store.inbox import Note
 
 Platform = Literal["apns", "apns_sandbox", "fcm"]
@@ -32,6 +37,8 @@ PLATFORMS: tuple[Platform, ...] = ("apns", "apns_sandbox", "fcm")
 DEVICE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 #: SNS's message keys per platform
 SNS_KEYS = {"apns": "APNS", "apns_sandbox": "APNS_SANDBOX", "fcm": "GCM"}
+#: how often a registration racing another of the same phone reads and tries again
+CLAIM_ATTEMPTS = 4
 
 
 class Devices:
@@ -63,34 +70,58 @@ class Devices:
             raise InvalidInput(
                 "Push to {platform} is not offered by this server.", platform=platform
             )
-        known = self.devices.get(caller.player, device_id)
+        for _attempt in range(CLAIM_ATTEMPTS):
+            try:
+                return self._claim(caller.player, device_id, platform, token, locale)
+            except ClaimLost:
+                continue  # another registration of the phone (or of this device) came between
+        raise Unavailable()
+
+    def _claim(
+        self, player: str, device_id: str, platform: str, token: str, locale: str | None
+    ) -> None:
+        """Register ``token`` for the player's device: the phone's endpoint (whoever had it),
+        else this device's own (a rotated token keeps it), else a new one; then the device is
+        the token's owner (``DeviceStore.claim``), and an endpoint it no longer uses goes."""
+        known = self.devices.get(player, device_id)
         if known is None:
-            self._make_room(caller.player)
-        endpoint = known.endpoint if known and known.platform == platform else None
-        if known and known.platform != platform:
-            self.push.delete(known.endpoint)  # the same device id moved platform
-        endpoint = self.push.register(platform, token, caller.player, endpoint)
-        device = Device(
-            caller.player, device_id, platform, token, endpoint, locale, int(self.clock())
-        )
-        self.devices.put(device)
+            self._make_room(player)
+        owner = self.devices.owner(platform, token)
+        endpoint = owner.endpoint if owner else None
+        if endpoint is None and known and known.platform == platform:
+            endpoint = known.endpoint
+        endpoint = self.push.register(platform, token, player, endpoint)
+        device = Device(player, device_id, platform, token, endpoint, locale, int(self.clock()))
+        replaced = None
+        if known and (known.platform, known.token) != (platform, token):
+            mine = self.devices.owner(known.platform, known.token)
+            if mine is None or mine[:2] == (player, device_id):
+                replaced = known  # its old token's owner item goes with the claim
+        self.devices.claim(device, owner, replaced)
+        if replaced is not None and replaced.endpoint != endpoint:
+            self.push.delete(replaced.endpoint)  # the device moved platform or phone
 
     def _make_room(self, player: str) -> None:
         """At MAX_DEVICES, forget the devices updated longest ago (a phone replaced or an app
         reinstalled keeps its old registration until then) so the new one is the last."""
         registered = sorted(self.devices.of_player(player), key=lambda d: d.updated_at)
         for stale in registered[: max(0, len(registered) - MAX_DEVICES + 1)]:
-            self.push.delete(stale.endpoint)
-            self.devices.delete(player, stale.device_id)
+            forget(self.devices, self.push, stale)
 
     def remove(self, caller: Caller, device_id: str) -> None:
-        """Forget the device and delete its endpoint (nothing to do for an unknown one)."""
+        """Forget the device and delete its endpoint (nothing to do for an unknown one); an
+        endpoint another player's registration of the same phone took over stays theirs."""
         if not DEVICE_ID.fullmatch(device_id):
             raise InvalidInput("device_id is 1-128 letters, digits or _ . : -")
         known = self.devices.get(caller.player, device_id)
         if known is not None:
-            self.push.delete(known.endpoint)
-            self.devices.delete(caller.player, device_id)
+            forget(self.devices, self.push, known)
+
+
+def forget(devices: DeviceStore, push: PushGateway, device: Device) -> None:
+    """Forget ``device``, and its endpoint while the device still owned its token."""
+    if devices.release(device):
+        push.delete(device.endpoint)
 
 
 class PushChannel:
@@ -114,11 +145,33 @@ class PushChannel:
         for device in devices:
             # one notification shown per game: the next replaces it, a repeat shows once
             sent = self.push.publish(device.endpoint, message(note, device, badge), note.game)
-            if not sent:
+            if sent:
+                continue
+            if self.push.exists(device.endpoint):
                 # SNS disabled the endpoint: APNs or FCM said the token no longer works
-                self.devices.delete(device.player, device.device_id)
-                self.push.delete(device.endpoint)
+                forget(self.devices, self.push, device)
+                continue
+            # deleted under the device: by another account's registration of the same phone
+            # that let it go at the moment this one took it: the device makes it again
+            revived = self.revive(device)
+            if revived is not None:
+                self.push.publish(revived.endpoint, message(note, revived, badge), note.game)
         return True
+
+    def revive(self, device: Device) -> Device | None:
+        """A new endpoint for a device whose endpoint was deleted, while the device still owns
+        its token (else it is no longer the player's: its item goes)."""
+        owner = self.devices.owner(device.platform, device.token)
+        if owner is not None and owner[:2] != (device.player, device.device_id):
+            self.devices.delete(device.player, device.device_id)
+            return None
+        endpoint = self.push.register(device.platform, device.token, device.player, None)
+        revived = device._replace(endpoint=endpoint)
+        try:
+            self.devices.claim(revived, owner, None)
+        except ClaimLost:
+            return None  # registered again meanwhile: that registration stands
+        return revived
 
 
 def message(note: Note, device: Device, badge: int) -> dict[str, Any]:

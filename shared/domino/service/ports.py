@@ -11,7 +11,7 @@ from domino.store.records import GameRecord
 
 if TYPE_CHECKING:
     from domino.store.accounts import Profile
-    from domino.store.devices import Device
+    from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
@@ -139,6 +139,19 @@ class DeviceStore(Protocol):
 
     def of_player(self, player: str) -> list[Device]: ...
 
+    def owner(self, platform: str, token: str) -> Owner | None:
+        """Whose device a push token is registered for (one player's at a time)."""
+        ...
+
+    def claim(self, device: Device, previous: Owner | None, replaced: Device | None) -> None:
+        """Make ``device`` its token's owner, taking it from ``previous`` (whose device goes);
+        ``replaced``: the device as it was, with another token. ``ClaimLost`` on a race."""
+        ...
+
+    def release(self, device: Device) -> bool:
+        """Forget ``device``; True when it still owned its token (its endpoint may go)."""
+        ...
+
 
 class PushGateway(Protocol):
     """Mobile push (``domino.notify.sns.SnsPush``): endpoints for tokens, and sending."""
@@ -148,6 +161,10 @@ class PushGateway(Protocol):
     def register(self, platform: str, token: str, player: str, endpoint: str | None) -> str: ...
 
     def delete(self, endpoint: str) -> None: ...
+
+    def exists(self, endpoint: str) -> bool:
+        """Whether the endpoint is still there (disabled or not)."""
+        ...
 
     def publish(
         self, endpoint: str, message: Mapping[str, Any], collapse: str | None = None

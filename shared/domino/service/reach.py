@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from domino.service.game import Clock
 from domino.service.ports import ConnectionStore, DeviceStore, ReachStore
-from domino.store.devices import Device
+from domino.store.devices import Device, Owner
 from domino.store.reach import Reach
 
 
@@ -55,6 +55,20 @@ class ReachDevices:
 
     def of_player(self, player: str) -> list[Device]:
         return self.reach.of(player).devices
+
+    def owner(self, platform: str, token: str) -> Owner | None:
+        return self.devices.owner(platform, token)
+
+    def claim(self, device: Device, previous: Owner | None, replaced: Device | None) -> None:
+        self.devices.claim(device, previous, replaced)
+        self.reach.forget(device.player)
+        if previous is not None:
+            self.reach.forget(previous.player)
+
+    def release(self, device: Device) -> bool:
+        released = self.devices.release(device)
+        self.reach.forget(device.player)
+        return released
 
 
 class ReachConnections:

@@ -1,14 +1,28 @@
 """Each player's registered devices: ``pk=PLAYER#<sub>, sk=DEVICE#<id>``, holding the platform,
-the push token, the locale and the SNS endpoint the token is registered as."""
+the push token, the locale and the SNS endpoint the token is registered as.
+
+A push token (one phone's app) belongs to one player's device at a time, whoever registered it
+last: its owner item ``pk=PUSHTOKEN#<platform>#<sha256 of the token>, sk=OWNER`` names the
+player, the device id and the endpoint. ``claim`` writes it, the claiming device's item and the
+deletion of the previous owner's device item in one transaction, each conditioned on what was
+read, so two accounts registering one phone at once leave one owner; ``release`` deletes a
+device and, only while it still owns its token, the owner item: the caller deletes the SNS
+endpoint only then (another player's registration of the phone keeps it).
+"""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, NamedTuple
+
+from botocore.exceptions import ClientError
 
 from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
 
 DEVICE_PREFIX = "DEVICE#"
+TOKEN_PREFIX = "PUSHTOKEN#"
+OWNER_SK = "OWNER"
 
 
 class Device(NamedTuple):
@@ -21,8 +35,33 @@ class Device(NamedTuple):
     updated_at: int = 0
 
 
+class Owner(NamedTuple):
+    """Whose device a push token is registered for, and its endpoint."""
+
+    player: str
+    device_id: str
+    endpoint: str
+
+
+class ClaimLost(Exception):
+    """The token's owner, or the device it was taken from, changed since they were read."""
+
+
 def _key(player: str, device_id: str) -> dict[str, Any]:
     return to_attributes({"pk": player_key(player), "sk": DEVICE_PREFIX + device_id})
+
+
+def _token_key(platform: str, token: str) -> dict[str, Any]:
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    return to_attributes({"pk": f"{TOKEN_PREFIX}{platform}#{digest}", "sk": OWNER_SK})
+
+
+def _owned_by(player: str, device_id: str) -> dict[str, Any]:
+    """A condition: the token's owner item is absent or names this device."""
+    return {
+        "ConditionExpression": "attribute_not_exists(pk) OR (player = :p AND device = :d)",
+        "ExpressionAttributeValues": to_attributes({":p": player, ":d": device_id}),
+    }
 
 
 class DynamoDevices:
@@ -30,6 +69,102 @@ class DynamoDevices:
         self.table = table
 
     def put(self, device: Device) -> None:
+        self.table.call(
+            self.table.client.put_item, TableName=self.table.name, Item=self._item(device)
+        )
+
+    def owner(self, platform: str, token: str) -> Owner | None:
+        """Whose device ``token`` is registered for (strongly consistent)."""
+        response = self.table.call(
+            self.table.client.get_item,
+            TableName=self.table.name,
+            Key=_token_key(platform, token),
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        if not item:
+            return None
+        return Owner(item["player"]["S"], item["device"]["S"], item["endpoint"]["S"])
+
+    def claim(self, device: Device, previous: Owner | None, replaced: Device | None) -> None:
+        """Make ``device`` its token's owner, atomically: the owner item (only if it is still
+        ``previous``), the device's item, the previous owner's device item deleted (only while
+        it holds this token) and, when the device had another token (``replaced``, owned by
+        it), that token's owner item deleted. ``ClaimLost`` when any of that changed."""
+        name = self.table.name
+        owner = {
+            **_token_key(device.platform, device.token),
+            "player": {"S": device.player},
+            "device": {"S": device.device_id},
+            "endpoint": {"S": device.endpoint},
+        }
+        put_owner: dict[str, Any] = {"TableName": name, "Item": owner}
+        if previous is None:
+            put_owner["ConditionExpression"] = "attribute_not_exists(pk)"
+        else:
+            put_owner["ConditionExpression"] = "player = :p AND device = :d"
+            put_owner["ExpressionAttributeValues"] = to_attributes(
+                {":p": previous.player, ":d": previous.device_id}
+            )
+        items: list[dict[str, Any]] = [
+            {"Put": put_owner},
+            {"Put": {"TableName": name, "Item": self._item(device)}},
+        ]
+        if previous is not None and previous[:2] != (device.player, device.device_id):
+            items.append(
+                {
+                    "Delete": {
+                        "TableName": name,
+                        "Key": _key(previous.player, previous.device_id),
+                        "ConditionExpression": "attribute_not_exists(pk) OR #t = :t",
+                        "ExpressionAttributeNames": {"#t": "token"},
+                        "ExpressionAttributeValues": {":t": {"S": device.token}},
+                    }
+                }
+            )
+        if replaced is not None and (replaced.platform, replaced.token) != (
+            device.platform,
+            device.token,
+        ):
+            delete = {"TableName": name, "Key": _token_key(replaced.platform, replaced.token)}
+            items.append({"Delete": {**delete, **_owned_by(device.player, device.device_id)}})
+        try:
+            self.table.call(self.table.client.transact_write_items, TransactItems=items)
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            raise ClaimLost() from err
+
+    def release(self, device: Device) -> bool:
+        """Forget ``device``; True when it still owned its token (its owner item went with it,
+        and its endpoint is no one else's), False when another registration had taken it."""
+        try:
+            self.table.call(
+                self.table.client.transact_write_items,
+                TransactItems=[
+                    {
+                        "Delete": {
+                            "TableName": self.table.name,
+                            "Key": _token_key(device.platform, device.token),
+                            **_owned_by(device.player, device.device_id),
+                        }
+                    },
+                    {
+                        "Delete": {
+                            "TableName": self.table.name,
+                            "Key": _key(device.player, device.device_id),
+                        }
+                    },
+                ],
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            self.delete(device.player, device.device_id)
+            return False
+        return True
+
+    def _item(self, device: Device) -> dict[str, Any]:
         item: dict[str, Any] = {
             "pk": player_key(device.player),
             "sk": DEVICE_PREFIX + device.device_id,
@@ -41,9 +176,7 @@ class DynamoDevices:
         }
         if device.locale:
             item["locale"] = device.locale
-        self.table.call(
-            self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
-        )
+        return to_attributes(item)
 
     def get(self, player: str, device_id: str) -> Device | None:
         response = self.table.call(
