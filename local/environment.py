@@ -45,12 +45,13 @@ def local_environment(
     clock_file: Path | None = None,
     *,
     ws_endpoint: str | None = None,
+    refs: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """The template's Globals and function variables (tables resolved to their local names),
     with dev mode on, DynamoDB at ``endpoint``, fake credentials and Powertools' tracing and
     metrics off; ``clock_file``: the dev clock's file (see ``DevClock``); ``ws_endpoint``: the
     WebSocket management API the notifier posts to (``WS_ENDPOINT``; without it, no live
-    updates)."""
+    updates); ``refs``: what ``!Ref`` of other resources means locally (queue URLs)."""
     extra = {"DOMINO_DEV_CLOCK": str(clock_file)} if clock_file else {}
     if ws_endpoint:
         extra["WS_ENDPOINT"] = ws_endpoint
@@ -66,5 +67,6 @@ def local_environment(
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_DEV": "false",
-        }
+        },
+        refs,
     )

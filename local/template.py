@@ -296,9 +296,12 @@ class Template:
             }
         return tables
 
-    def environment(self, overrides: dict[str, str] | None = None) -> dict[str, str]:
-        """Globals + every function's variables, ``!Ref`` of a table resolved to its local name."""
-        names = self.table_names()
+    def environment(
+        self, overrides: dict[str, str] | None = None, refs: dict[str, str] | None = None
+    ) -> dict[str, str]:
+        """Globals + every function's variables, ``!Ref`` of a table resolved to its local name
+        (and of any resource in ``refs``, such as a queue, to its value there)."""
+        names = {**self.table_names(), **(refs or {})}
         merged: dict[str, Any] = dict(
             self.doc.get("Globals", {})
             .get("Function", {})

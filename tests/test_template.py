@@ -147,14 +147,19 @@ def test_every_stream_consumer_has_an_on_failure_queue_with_an_alarm() -> None:
             if event["Type"] not in ("DynamoDB", "Kinesis", "SQS"):
                 continue
             consumers += 1
-            on_failure = event["Properties"]["DestinationConfig"]["OnFailure"]
-            assert on_failure["Type"] == "SQS", name
-            queue = on_failure["Destination"]
+            if event["Type"] == "SQS":  # its failures go where the queue's redrive sends them
+                source = event["Properties"]["Queue"].value.removesuffix(".Arn")
+                redrive = template.resources[source]["Properties"]["RedrivePolicy"]
+                queue = redrive["deadLetterTargetArn"]
+            else:
+                on_failure = event["Properties"]["DestinationConfig"]["OnFailure"]
+                assert on_failure["Type"] == "SQS", name
+                queue = on_failure["Destination"]
             assert queue.name == "GetAtt" and queue.value.endswith(".Arn"), name
             queue_name = queue.value.removesuffix(".Arn")
             assert template.resources[queue_name]["Type"] == "AWS::SQS::Queue", name
             assert Intrinsic("GetAtt", f"{queue_name}.QueueName") in queues_watched, name
-    assert consumers >= 2  # archive and notify
+    assert consumers >= 3  # archive, notify and the timers
 
 
 def test_the_api_5xx_rate_is_watched() -> None:

@@ -1,18 +1,25 @@
 """DynamoDB stream: every change of a game item tells the players it concerns (API.md
-"Notifications"): an inbox item each, written once per (player, game, version, type).
+"Notifications"): an inbox item each, written once per (player, game, version, type); and sets
+the turn's timer when the change gave the game a new reminder or deadline (the timer queue).
 
-The event source's filter delivers game items' modifications only. Records are handled in
-order, one by one; a failed record is reported (partial batch failure) and the stream retries
-from it, so a game's notifications keep their version order.
+The event source's filter delivers game items' modifications, and the creations of games dealt
+at once (they have a turn to time). Records are handled in order, one by one; a failed record
+is reported (partial batch failure) and the stream retries from it, so a game's notifications
+keep their version order.
 """
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import count, notifier, stream_consumer
+from domino.api.http import count, notifier, stream_consumer, turn_timers
 
 
 def on_change(record: DynamoDBRecord) -> None:
     change = record.raw_event.get("dynamodb") or {}
-    count("notifications", notifier().on_change(change.get("OldImage"), change.get("NewImage")))
+    old, new = change.get("OldImage"), change.get("NewImage")
+    timers = turn_timers()
+    if timers is not None and timers.on_change(old, new):
+        count("turn_timers_set")
+    if old is not None:  # a creation notifies nobody (only its creator is there)
+        count("notifications", notifier().on_change(old, new))
 
 
 handler = stream_consumer(on_change)

@@ -86,6 +86,7 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import (
         DynamoDBRecord,
     )
+    from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
     from domino.notify.sns import SnsPush
     from domino.notify.websocket import ApiGatewayConnections
@@ -94,6 +95,7 @@ if TYPE_CHECKING:
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
     from domino.service.ports import Channel
+    from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
 
@@ -200,6 +202,29 @@ def notifier() -> Notifier:
 
 
 @lru_cache(maxsize=1)
+def timers() -> Timers:
+    """The timers' queue (None without ``TIMER_QUEUE_URL``: then no timer is set, and a due
+    one still fires) and the handler of each kind."""
+    from domino.service.timers import TURN, Timers
+    from domino.store.timers import SqsTimerQueue
+
+    games = service()
+    url = settings().timer_queue_url
+    queue = SqsTimerQueue(url) if url else None
+    return Timers(queue, games.commands.writes.clock, {TURN: games.sweeper.on_turn_timer})
+
+
+@lru_cache(maxsize=1)
+def turn_timers() -> TurnTimers | None:
+    """What the stream sets turn timers with (None: no timer queue, the sweep alone)."""
+    if not settings().timer_queue_url:
+        return None
+    from domino.service.timers import TurnTimers
+
+    return TurnTimers(timers())
+
+
+@lru_cache(maxsize=1)
 def socket_gateway() -> ApiGatewayConnections | None:
     """The WebSocket API's management API (None: the stack has no WebSocket endpoint)."""
     if not settings().ws_endpoint:
@@ -242,7 +267,9 @@ def accounts() -> Accounts:
         from domino.idp.cognito import CognitoUsers
 
         identity = CognitoUsers(settings().cognito_user_pool_id)
-    return Accounts(account_store(), service().commands, device_store(), push(), identity)
+    return Accounts(
+        account_store(), service().commands, device_store(), push(), identity, live=live()
+    )
 
 
 @lru_cache(maxsize=1)
@@ -481,14 +508,28 @@ def stream_consumer(
     """The Lambda entry point of a DynamoDB stream function: Powertools' batch processing calls
     ``on_record`` for each record in order and reports the failed ones (ReportBatchItemFailures),
     from which the stream retries; through ``entry_point``, with metrics."""
-    # the batch utility loads only in stream functions (the API functions' cold starts)
+    return _batch_consumer(on_record, "DynamoDBStreams")
+
+
+def queue_consumer(
+    on_record: Callable[[SQSRecord], None],
+) -> Callable[[dict[str, Any], Any], Any]:
+    """The Lambda entry point of an SQS function, as ``stream_consumer``: the failed messages
+    are reported and come back after the queue's visibility timeout."""
+    return _batch_consumer(on_record, "SQS")
+
+
+def _batch_consumer(
+    on_record: Callable[[Any], None], event_type: str
+) -> Callable[[dict[str, Any], Any], Any]:
+    # the batch utility loads only in stream and queue functions (the API functions' cold starts)
     from aws_lambda_powertools.utilities.batch import (
         BatchProcessor,
         EventType,
         process_partial_response,
     )
 
-    processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+    processor = BatchProcessor(event_type=EventType[event_type])
 
     def consume(event: dict[str, Any], context: Any) -> Any:
         return process_partial_response(

@@ -10,7 +10,9 @@ the WebSocket side's ``JWT_ISSUER``, ``JWT_AUDIENCE`` (``JWT_JWKS_URL`` defaults
 it), ``COGNITO_USER_POOL_ID`` (the stack's own user pool, set only when the stack creates one:
 deleting an account deletes its user there), Powertools' ``POWERTOOLS_METRICS_DISABLED``,
 ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed),
-``BOT_BUDGET_MS`` (the expert bot's thinking time a move, default 50, at most 5,000), and in dev
+``BOT_BUDGET_MS`` (the expert bot's thinking time a move, default 50, at most 5,000),
+``TIMER_QUEUE_URL`` (the SQS delay queue that fires turn reminders and deadlines on time; empty:
+only the minutely sweep does, as in tests that do not run the queue), and in dev
 mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
 """
 
@@ -66,6 +68,8 @@ class Settings(NamedTuple):
     cognito_user_pool_id: str = ""
     #: ``BOT_BUDGET_MS``: the expert bot's thinking time a move, in ms of wall clock
     bot_budget_ms: float = DEFAULT_BUDGET_MS
+    #: ``TIMER_QUEUE_URL``: the timers' SQS delay queue; empty: the sweep alone keeps time
+    timer_queue_url: str = ""
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -115,6 +119,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         ws_endpoint=(env.get("WS_ENDPOINT") or "").strip(),
         cognito_user_pool_id=(env.get("COGNITO_USER_POOL_ID") or "").strip(),
         bot_budget_ms=_budget(env.get("BOT_BUDGET_MS")),
+        timer_queue_url=(env.get("TIMER_QUEUE_URL") or "").strip(),
         push_applications={
             platform: (env.get(variable) or "").strip()
             for platform, variable in PUSH_VARIABLES.items()

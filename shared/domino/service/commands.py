@@ -25,7 +25,14 @@ from domino.engine import (
     resolve_rules,
     validate_move,
 )
-from domino.service.errors import AccountDeleted, AlreadyJoined, DevOnly, GameFull, SeatTaken
+from domino.service.errors import (
+    AccountDeleted,
+    AlreadyJoined,
+    DevOnly,
+    GameFull,
+    SeatTaken,
+    TurnTimedOut,
+)
 from domino.service.game import Clock, Game, load_game, system_clock
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
@@ -165,6 +172,8 @@ class GameCommands:
             if game.match is None:
                 raise GameNotInProgress("The game has not started yet.")
             assert seat is not None
+            if _timed_out_under_forfeit(game, seat, at):
+                raise TurnTimedOut("Your turn timed out; it is being finished for you.")
             result = game.match.apply(seat, move, at)
             return Effect(drawn=str(result.drawn)) if result.drawn is not None else NO_EFFECT
 
@@ -203,6 +212,21 @@ class GameCommands:
         return self.writes.write(
             caller, game, expected_version, leave, seated=True, leaving=True, keyed=keyed
         )
+
+
+def _timed_out_under_forfeit(game: Game, seat: int, at: int) -> bool:
+    """The caller's own turn is past its deadline in a game that forfeits late turns: the
+    timeout (its timer, within seconds) wins over the late move (API.md "Turn deadlines");
+    under ``auto`` the late move is still taken."""
+    record, match = game.record, game.match
+    return (
+        match is not None
+        and match.status == "playing"
+        and match.turn == seat
+        and record.deadline is not None
+        and record.deadline <= at
+        and record.config.get("on_timeout") == "forfeit"
+    )
 
 
 def _check_deal_only(rules: Ruleset, fixed: dict[str, Any]) -> None:

@@ -3,7 +3,9 @@ run out, finishes their turn for them (API.md "Notifications", turn deadlines).
 
 A game with ``turn_timeout_hours`` carries ``deadline`` (when the turn times out) and, in the
 sweeper's index, ``due``: the next time the sweeper must look at it (the reminder, then the
-deadline). The sweeper asks the store for every game due by now and handles each:
+deadline). Each turn's timer (``domino.service.timers``) brings the game here when it is due,
+within seconds; the sweeper, every minute, asks the store for every game due by now (the safety
+net for a timer lost on the way) and handles each the same way:
 
 - the reminder marks the game item (``reminded`` = the version whose turn it is), a conditional
   update that leaves the version alone; the notifier sees it and sends ``reminder`` once;
@@ -17,7 +19,7 @@ deadline). The sweeper asks the store for every game due by now and handles each
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, choose_move
 from domino.service.errors import GameNotFound
@@ -25,7 +27,10 @@ from domino.service.game import Clock, Game, load_game, system_clock
 from domino.service.ports import GameStore
 from domino.service.values import Caller
 from domino.service.writes import Effect, WritePath
-from domino.store.records import Seat, remind_time
+from domino.store.records import Seat, due_time, remind_time
+
+if TYPE_CHECKING:
+    from domino.service.timers import Timer
 
 #: the level whose moves a timed-out player gets (API.md: the strategist's move)
 TIMEOUT_LEVEL = "strategist"
@@ -65,13 +70,22 @@ class Sweeper:
             timed_out += outcome == "timed_out"
         return SweepReport(len(due), reminded, timed_out)
 
-    def handle(self, game_id: str) -> str | None:
-        """Remind or time out one game if it is due: ``"reminded"``, ``"timed_out"`` or None."""
+    def on_turn_timer(self, timer: Timer) -> str | None:
+        """A turn's timer came due (``domino.service.timers``): handle the game as the sweep
+        would, if it still awaits what the timer was set for (else a later timer is set
+        already, or the game is over)."""
+        return self.handle(timer.key, due=timer.due)
+
+    def handle(self, game_id: str, due: int | None = None) -> str | None:
+        """Remind or time out one game if it is due: ``"reminded"``, ``"timed_out"`` or None.
+        ``due``: only if that is still the game's next look (a timer's)."""
         try:
             game = load_game(self.store, game_id)
         except GameNotFound:
             return None  # expired meanwhile
         record = game.record
+        if due is not None and due_time(record) != due:
+            return None
         now = int(self.clock())
         if record.status != "playing" or record.deadline is None or record.turn_player is None:
             return None

@@ -26,6 +26,7 @@ __all__ = [
     "NotAPlayer",
     "RequestInProgress",
     "SeatTaken",
+    "TurnTimedOut",
     "Unavailable",
     "VersionMismatch",
 ]
@@ -49,6 +50,12 @@ class AlreadyJoined(DominoError):
 
     def __init__(self, message: str = "You already have a seat in this game.") -> None:
         super().__init__(message)
+
+
+class TurnTimedOut(DominoError):
+    """A move on a turn past its deadline under ``on_timeout: forfeit``."""
+
+    code = "turn_timed_out"
 
 
 class GameFull(DominoError):
