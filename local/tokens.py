@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import jwt
-from domino.limits import MAX_NAME, MAX_PLAYER_ID, displayable
+from domino.limits import MAX_NAME, MAX_PLAYER_ID, display_name, hidden
 
 from local.paths import local_dir
 
@@ -69,8 +69,12 @@ def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None
         raise TokenRequestError("player must be 1-64 letters, digits or _ . @ : -")
     if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME):
         raise TokenRequestError("name must be 1 to {max} characters.", max=MAX_NAME)
-    if name is not None and not displayable(name):
-        raise TokenRequestError("name must not hold control characters or direction overrides.")
+    if name is not None and display_name(name) is None:  # the rule of every name
+        if any(hidden(char) for char in name):
+            raise TokenRequestError(
+                "name must not hold control characters or direction overrides.", fields=["name"]
+            )
+        raise TokenRequestError("name must show at least one visible character.", fields=["name"])
     issued = int(now if now is not None else time.time())
     claims: dict[str, Any] = {
         "sub": player,

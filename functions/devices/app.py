@@ -6,7 +6,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
 from domino.api.http import caller, devices, lambda_handler, no_content
-from domino.api.models import RegisterDeviceBody
+from domino.api.models import RegisterDeviceBody, check_device_id
 
 app = make_app(validation=False)
 
@@ -14,13 +14,15 @@ app = make_app(validation=False)
 @app.put("/me/devices/<device_id>")
 def register(device_id: str) -> Response[Any]:
     who = caller(app)  # 401 before 400
+    check_device_id(device_id)
     devices().register(who, device_id, RegisterDeviceBody.parse(app.current_event.body))
     return no_content()
 
 
 @app.delete("/me/devices/<device_id>")
 def remove(device_id: str) -> Response[Any]:
-    devices().remove(caller(app), device_id)
+    who = caller(app)  # 401 before 400
+    devices().remove(who, check_device_id(device_id))
     return no_content()
 
 

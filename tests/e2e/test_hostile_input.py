@@ -213,6 +213,22 @@ ROWS: list[Row] = [
         js({"platform": "fcm", "token": "a\bb"}),
     ),
     Row("device platform", "PUT", "/me/devices/phone-h", js({"platform": "sms", "token": "abc"})),
+    # dot segments: a client that normalises them would send DELETE /me/devices/.. as DELETE /me
+    *[
+        Row(f"device id {device} {method}", method, f"/me/devices/{device}", body)
+        for device in (".", "..", "%2E", "%2e%2E")
+        for method, body in (("DELETE", None), ("PUT", js({"platform": "fcm", "token": "abc"})))
+    ],
+    *[
+        Row(f"device locale {locale!r}", "PUT", "/me/devices/phone-h", js(body))
+        for locale in ("es\u0000", "en\n", "\u202een", "en\u2069", "en\u200e", "e s")
+        for body in ({"platform": "fcm", "token": "abc", "locale": locale},)
+    ],
+    *[
+        Row(f"blank name {name!r}", "PATCH", "/me", js({"name": name}))
+        for name in ("\u200b", "\u2060", "\ufeff", "\u3164", "\u2800", "\U000e0041", " \u034f ")
+    ],
+    Row("blank join name", "POST", GAME + "/join", js({"name": "\u3164"}), as_="carol"),
     Row("read until object", "POST", "/me/notifications/read", js({"until": {"$gt": ""}})),
     # game ids: traversal, 10,000 characters, odd bytes
     Row("traversal", "GET", "/games/..%2F..%2Fetc%2Fpasswd", status=404, code="game_not_found"),
@@ -255,6 +271,26 @@ ROWS: list[Row] = [
     Row("limit text", "GET", "/me/notifications?limit=ten"),
     Row("status unknown", "GET", "/me/games?status=deleted"),
     Row("updated_after garbage", "GET", "/me/games?updated_after=yesterday"),
+    # issue 20's three 500s: an empty index key, Unicode digits, a cursor before updated_after
+    Row("cursor empty fields", "GET", "/games?cursor=eyJ1IjogIiIsICJpIjogIiJ9"),
+    Row("cursor empty fields mine", "GET", "/me/games?cursor=eyJ1IjogIiIsICJpIjogIiJ9"),
+    *[
+        Row(f"updated_after digits {year}", "GET", f"/me/games?updated_after={quote(when)}")
+        for year in (
+            "\U0001d7d0\U0001d7ce\U0001d7d0\U0001d7d4",
+            "\uff12\uff10\uff12\uff16",
+            "\u0662\u0660\u0662\u0666",
+        )
+        for when in (f"{year}-11-30T12:00:00Z",)
+    ],
+    Row(
+        "cursor before updated_after",
+        "GET",
+        "/me/games?updated_after=2099-01-01T00:00:00Z&cursor="
+        + quote(
+            base64.urlsafe_b64encode(js({"u": "2026-11-30T12:00:00Z", "i": "A" * 22})).decode()
+        ),
+    ),
     # wrong methods and content types
     Row("DELETE a game", "DELETE", GAME, status=404, code="not_found"),
     Row("PUT play", "PUT", PLAY, js({"tile": "7-7"}), 404, "not_found"),
@@ -441,7 +477,10 @@ def chunked(body: bytes, size: int = 100) -> bytes:
     return b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n"
 
 
-DEV_TOKEN_CHUNKED = b"POST /dev/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+DEV_TOKEN_CHUNKED = (
+    b"POST /dev/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n"
+)
 #: what HTTP itself refuses, sent as raw bytes: (name, request, status, code)
 RAW: list[tuple[str, bytes, int, str]] = [
     ("bad chunk size", DEV_TOKEN_CHUNKED + b"zz\r\nabc\r\n0\r\n\r\n", 400, "invalid_request"),
@@ -461,36 +500,39 @@ RAW: list[tuple[str, bytes, int, str]] = [
     ("chunked 20 KiB", DEV_TOKEN_CHUNKED + chunked(b" " * 20_000, 4000), 413, "payload_too_large"),
     (
         "content-length text",
-        b"POST /dev/token HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n{}",
+        b"POST /dev/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: ten\r\n\r\n{}",
         400,
         "invalid_request",
     ),
     (
         "content-length negative",
-        b"POST /dev/token HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n{}",
+        b"POST /dev/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: -1\r\n\r\n{}",
         400,
         "invalid_request",
     ),
     (
         "body shorter than said",
-        b"POST /dev/token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{}",
+        b"POST /dev/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n{}",
         400,
         "invalid_request",
     ),
     (
         "long request line",
-        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n",
         414,
         "invalid_request",
     ),
     (
         "long header",
-        b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n",
+        b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n",
         431,
         "invalid_request",
     ),
     ("garbage request line", b"GARBAGE\r\n\r\n", 400, "invalid_request"),
-    ("unknown method", b"BREW /games HTTP/1.1\r\nHost: x\r\n\r\n", 404, "not_found"),
+    ("unknown method", b"BREW /games HTTP/1.1\r\nHost: localhost\r\n\r\n", 404, "not_found"),
 ]
 
 

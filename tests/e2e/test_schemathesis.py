@@ -18,6 +18,7 @@ import itertools
 import os
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,7 +193,17 @@ def fuzz(
     tally.seconds[f"{op_id} {mode.value}"] = time.monotonic() - began
 
 
-def test_schemathesis_over_the_local_runtime(runtime: Runtime) -> None:
+def test_schemathesis_over_the_local_runtime(
+    runtime: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # schemathesis keeps its files (a cache of requests, crash reproductions) under
+    # ./.schemathesis and hypothesis its own under ./.hypothesis: in the test's tmp dir, never
+    # left in the checkout (.gitignore lists both as a backstop)
+    from schemathesis.core import storage
+
+    left_before = (REPO / ".schemathesis").exists()
+    monkeypatch.setattr(storage, "DEFAULT_ROOT", tmp_path / ".schemathesis")
+    monkeypatch.chdir(tmp_path)
     players = Players(runtime)
     session = requests.Session()  # one connection, kept alive, as an app's HTTP client does
     tally = Tally()
@@ -214,3 +225,6 @@ def test_schemathesis_over_the_local_runtime(runtime: Runtime) -> None:
     assert not any(status >= 500 for status in statuses), statuses
     if EXAMPLES >= 50:  # the default: issue 11 asks for at least 2,000 generated requests
         assert total >= MIN_REQUESTS, tally.sent
+    assert left_before or not (REPO / ".schemathesis").exists(), (
+        "schemathesis wrote in the checkout"
+    )

@@ -195,6 +195,13 @@ def test_dev_token_refuses_a_bad_player_id(player: Any) -> None:
         "   ",
         "n" * 41,
         7,
+        # names that display as nothing (issue 20): one rule with every other name
+        "\u200b",
+        "\u2060\ufeff",
+        "\u3164",  # Hangul filler
+        "\u2800",  # braille blank
+        "\U000e0041\U000e0042",  # tag characters
+        "\ufe0f\u0301",  # a variation selector, a combining mark alone
     ],
 )
 def test_dev_token_refuses_a_bad_name(name: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domino.api.errors import Unauthorized
-from domino.limits import MAX_LOCALE, MAX_NAME, MAX_PLAYER_ID, displayable
+from domino.limits import MAX_PLAYER_ID, display_name, locale_tag
 from domino.service.values import Caller
 
 #: the longest issuer URL or identity provider user name kept (Cognito's are far shorter)
@@ -21,15 +21,19 @@ def caller_from_event(event: dict[str, Any]) -> Caller:
     player = claims.get("sub")
     if not isinstance(player, str) or not player or len(player) > MAX_PLAYER_ID:
         raise Unauthorized()
-    name = claims.get("name") or claims.get("preferred_username") or player
     # a name the identity provider holds was typed by someone: what would not display as
-    # written beside other names (control characters, bidi overrides) is left out
-    shown = "".join(char for char in str(name) if displayable(char)).strip()[:MAX_NAME]
+    # written beside other names (control characters, bidi overrides) is left out, and a name
+    # that shows nothing (only spaces, U+200B, fillers...) is no name: the next one is used
+    shown = None
+    for claim in ("name", "preferred_username"):
+        value = claims.get(claim)
+        if value and (shown := display_name(str(value), leave_out=True)):
+            break
     locale = claims.get("locale")
     return Caller(
         player=player,
         name=shown or player,
-        locale=locale[:MAX_LOCALE] if isinstance(locale, str) else None,
+        locale=locale if isinstance(locale, str) and locale_tag(locale) else None,
         issuer=_text(claims.get("iss")),
         issued_at=_seconds(claims.get("iat")),
         username=_text(claims.get("cognito:username")),

@@ -48,6 +48,7 @@ VALIDATION: dict[str, str] = {
     "datetime_from_date_parsing": "{field} must be a time like 2026-11-30T12:00:00Z.",
     "tile_text": "{field} must be two numbers joined by a hyphen.",
     "display_text": "{field} must not hold control characters or direction overrides.",
+    "blank_name": "{field} must show at least one visible character.",
     "invalid": "{field} is not valid.",
 }
 
@@ -88,6 +89,9 @@ SPANISH: dict[str, str] = {
     ),
     "{field} must not hold control characters or direction overrides.": (
         "{field} no debe tener caracteres de control ni cambios de dirección."
+    ),
+    "{field} must show at least one visible character.": (
+        "{field} debe mostrar al menos un carácter visible."
     ),
     "{field} is not valid.": "{field} no es válido.",
     "The request is not valid.": "La petición no es válida.",
@@ -158,6 +162,12 @@ SPANISH: dict[str, str] = {
     "seat must be 0 to {max}.": "seat debe estar entre 0 y {max}.",
     "device_id is 1-128 letters, digits or _ . : -": (
         "device_id tiene de 1 a 128 letras, cifras o _ . : -"
+    ),
+    "device_id is 1-128 letters, digits or _ . : -, and neither . nor ..": (
+        "device_id tiene de 1 a 128 letras, cifras o _ . : -, y no es . ni .."
+    ),
+    "name must show at least one visible character.": (
+        "name debe mostrar al menos un carácter visible."
     ),
     "Push to {platform} is not offered by this server.": (
         "Este servidor no ofrece avisos por {platform}."

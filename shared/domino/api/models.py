@@ -29,7 +29,7 @@ from pydantic_core import core_schema as cs
 from domino.api.errors import InvalidRequest, Part
 from domino.api.messages import VALIDATION
 from domino.engine import DEFAULT_LEVEL, LEVELS
-from domino.limits import MAX_LOCALE, MAX_NAME, displayable
+from domino.limits import DEVICE_ID, LOCALE_TAG, MAX_LOCALE, MAX_NAME, display_name, hidden
 from domino.service.values import (
     DRAW_TILE,
     LEAVE,
@@ -54,6 +54,7 @@ __all__ = [
     "RegisterDeviceBody",
     "Request",
     "UpdateMeBody",
+    "check_device_id",
     "check_empty",
     "empty_body",
     "invalid_request",
@@ -203,16 +204,20 @@ def _tile_text(value: str) -> str:
 
 
 def _display_text(value: str) -> str:
-    if not displayable(value):
+    shown = display_name(value)
+    if shown is None and any(hidden(char) for char in value):
         raise PydanticCustomError(
             "display_text", "a name holds no control characters or direction overrides"
         )
-    return value
+    if shown is None:
+        raise PydanticCustomError("blank_name", "a name shows at least one visible character")
+    return shown
 
 
-def display_name() -> cs.CoreSchema:
-    """A name shown to other players: 1 to MAX_NAME characters once trimmed, none of them a
-    control character or a direction override (as the local runtime's dev tokens)."""
+def name_schema() -> cs.CoreSchema:
+    """A name shown to other players: 1 to MAX_NAME characters once trimmed, as
+    ``domino.limits.display_name`` takes them (no control characters or direction overrides,
+    something visible), the rule of every name."""
     return cs.no_info_after_validator_function(_display_text, name_text())
 
 
@@ -244,7 +249,7 @@ class CreateGame(Request[NewGame]):
         "rules": (optional(cs.dict_schema(cs.str_schema(), cs.any_schema(), max_length=30)), None),
         "bots": (whole(0, 9), 0),
         "bot_level": (one_of(*LEVELS), DEFAULT_LEVEL),
-        "name": (optional(display_name()), None),
+        "name": (optional(name_schema()), None),
         "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
         "on_timeout": (one_of("auto", "forfeit"), "auto"),
         "private": (cs.bool_schema(strict=True), False),
@@ -259,7 +264,7 @@ class JoinGame(Request[TakeSeat]):
     name: str | None
     FIELDS = {
         "seat": (optional(whole(0, 9)), None),
-        "name": (optional(display_name()), None),
+        "name": (optional(name_schema()), None),
     }
 
 
@@ -282,14 +287,15 @@ class RegisterDeviceBody(Request[RegisterDevice]):
     FIELDS = {
         "platform": (one_of("apns", "apns_sandbox", "fcm"), _REQUIRED),
         "token": (cs.str_schema(pattern=PUSH_TOKEN, max_length=4096), _REQUIRED),
-        "locale": (optional(text(1, MAX_LOCALE)), None),
+        # a BCP 47-shaped tag: no control characters, newlines or direction controls stored
+        "locale": (optional(cs.str_schema(pattern=f"^{LOCALE_TAG}$", max_length=MAX_LOCALE)), None),
     }
 
 
 class UpdateMeBody(Request[ChangeName]):
     COMMAND = ChangeName
     name: str
-    FIELDS = {"name": (display_name(), _REQUIRED)}
+    FIELDS = {"name": (name_schema(), _REQUIRED)}
 
 
 class ReadNotifications(Request[MarkRead]):
@@ -307,6 +313,16 @@ def empty_body(command: Command) -> Callable[[str | None], Command]:
         return command
 
     return parse
+
+
+def check_device_id(device_id: str) -> str:
+    """A ``{device_id}`` path parameter as ``domino.limits.DEVICE_ID`` takes them: ``.`` and
+    ``..`` are refused with the rest (400 naming ``device_id``)."""
+    if not DEVICE_ID.fullmatch(device_id):
+        raise InvalidRequest(
+            "device_id is 1-128 letters, digits or _ . : -, and neither . nor ..", ["device_id"]
+        )
+    return device_id
 
 
 def check_empty(raw: str | None) -> None:
@@ -358,6 +374,6 @@ def utc_second(value: str, field: str) -> str:
         local = datetime(year, month, day, hour, minute, min(second, 59), tzinfo=UTC)
         moment = local - offset if found[7] == "+" else local + offset
     except (ValueError, OverflowError):
-        template = VALIDATION["string_pattern_mismatch"]
+        template = VALIDATION["datetime_from_date_parsing"]  # "... a time like 2026-..."
         raise InvalidRequest.of([(template, {"field": field})], [f"query.{field}"]) from None
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -16,12 +16,11 @@ more: never a tile.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 from domino.engine.errors import InvalidInput
-from domino.limits import MAX_DEVICES
+from domino.limits import DEVICE_ID, MAX_DEVICES
 from domino.service.errors import AccountDeleted
 from domino.service.game import Clock, system_clock
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
@@ -33,8 +32,6 @@ from domino.store.inbox import Note
 
 Platform = Literal["apns", "apns_sandbox", "fcm"]
 PLATFORMS: tuple[Platform, ...] = ("apns", "apns_sandbox", "fcm")
-#: a device id the app chooses (an installation id): letters, digits and _ . : -
-DEVICE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 #: SNS's message keys per platform
 SNS_KEYS = {"apns": "APNS", "apns_sandbox": "APNS_SANDBOX", "fcm": "GCM"}
 #: how often a registration racing another of the same phone reads and tries again
