@@ -411,6 +411,8 @@ class Runtime:
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}{path}", data=data, method=method
         )
+        if data is not None:  # urllib's default is a form's, which /dev/* refuses
+            request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         for name, value in (headers or {}).items():

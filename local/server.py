@@ -15,11 +15,23 @@ The template's WebSocket API is served on the same port (``local.websocket``): c
 to ``ws://127.0.0.1:PORT/ws?token=<dev token>`` and the handlers post to them through the
 management API under ``/ws/@connections/`` (``WS_ENDPOINT``), which only loopback clients may
 call and which answers in API Gateway's error shape, not the contract's.
+
+A page in the developer's browser is no client of the runtime unless it is the runtime's own
+(docs/SECURITY.md, "The local runtime and the pages a developer opens"): a request naming
+another ``Host`` than the runtime listens as (127.0.0.1, localhost or [::1], with its port or
+none) is 421 (a DNS-rebinding page names its own domain), and ``/dev/*`` refuses an ``Origin``
+of another site (403) and, but for GET and HEAD, a body that is not ``application/json`` (415),
+so no cross-site "simple" request reaches it; all ``invalid_request``. A connection waits
+``idle_timeout`` (5 s) for a request's first byte and then ``request_timeout`` (10 s) for the
+rest of its head and body (408 once it has begun), so silent or slow clients hold no thread; a
+WebSocket, once upgraded, is the hub's and has only its limits.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import ipaddress
 import json
 import os
@@ -72,8 +84,90 @@ HTTP_ERRORS: dict[int, tuple[int, str, str]] = {
 }
 #: the management API's refusals of a body, as API Gateway names them
 GATEWAY_ERRORS = {413: "PayloadTooLargeException"}
+#: how long a connection waits for a request's first byte (a kept-alive one's idle time), then
+#: for the rest of its head and body, and how long a write to a client that does not read waits
+IDLE_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS, WRITE_TIMEOUT_SECONDS = 5.0, 10.0, 10.0
+#: the names the runtime answers as (with its port or none), besides the address it listens on
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+DEV_PREFIX = "/dev/"
+SAFE_METHODS = frozenset({"GET", "HEAD"})
 FOLDED = re.compile(r"\r?\n[ \t]+")  # an obsolete folded header line (RFC 9112, 5.2)
 TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s]+")  # a WebSocket's dev token, kept out of logs
+
+
+def split_authority(value: str) -> tuple[str, int | None]:
+    """``host[:port]`` (a Host header, an Origin's authority) as its lower-cased name (an IPv6
+    address in brackets) and port; ValueError when it is neither."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]") + 1
+        if end == 0:
+            raise ValueError(value)
+        name, rest = value[:end], value[end:]
+        if rest and not rest.startswith(":"):
+            raise ValueError(value)
+        port = rest[1:] if rest else None
+    else:
+        name, colon, port_text = value.partition(":")
+        port = port_text if colon else None
+    if not name or (port is not None and not (port.isascii() and port.isdigit() and port)):
+        raise ValueError(value)
+    return name, None if port is None else int(port)
+
+
+def is_ip_literal(name: str) -> bool:
+    """An IPv4 address, or an IPv6 one in brackets, as a Host names it."""
+    bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    if ":" in bare and bare == name:
+        return False
+    try:
+        ipaddress.ip_address(bare)
+    except ValueError:
+        return False
+    return True
+
+
+class TimedReader(io.RawIOBase):
+    """A connection's bytes for http.server, each read bounded by a deadline: first the wait
+    for a request's first byte, then for the rest of its head and body (``expect``); none once
+    the connection is a WebSocket's (``deadline`` None), whose hub reads the socket itself."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: float | None = None
+        self.rest = 0.0
+        self.begun = self.timed_out = False
+
+    def expect(self, idle: float, request: float) -> None:
+        self.deadline, self.rest = time.monotonic() + idle, request
+        self.begun = self.timed_out = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        if self.deadline is None:
+            try:
+                return self.sock.recv_into(buffer)
+            except BlockingIOError:
+                return None
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            self.timed_out = True
+            raise TimeoutError("timed out")
+        self.sock.settimeout(remaining)
+        try:
+            count = self.sock.recv_into(buffer)
+        except TimeoutError:
+            self.timed_out = True
+            raise
+        finally:
+            self.sock.settimeout(WRITE_TIMEOUT_SECONDS)
+        if count and not self.begun:
+            self.begun = True
+            self.deadline = time.monotonic() + self.rest
+        return count
 
 
 class LocalRuntime(ThreadingHTTPServer):
@@ -113,8 +207,18 @@ class LocalRuntime(ThreadingHTTPServer):
         sns: LocalSns | None = None,
         ws_idle_timeout: float = websocket.IDLE_TIMEOUT_SECONDS,
         ws_max_age: float = websocket.MAX_CONNECTION_SECONDS,
+        idle_timeout: float = IDLE_TIMEOUT_SECONDS,
+        request_timeout: float = REQUEST_TIMEOUT_SECONDS,
     ) -> None:
         super().__init__(address, RequestHandler)
+        self.idle_timeout, self.request_timeout = idle_timeout, request_timeout
+        self.port = int(self.server_address[1])
+        listen = address[0].lower()
+        #: a wildcard address is reached by any of the machine's addresses: any IP literal
+        #: is answered then (a rebinding page names a domain), never another name
+        self.any_ip = listen in WILDCARDS
+        named = f"[{listen}]" if ":" in listen and not listen.startswith("[") else listen
+        self.host_names = LOOPBACK_NAMES | (set() if self.any_ip else {named})
         self.template = template
         self.secret = secret
         self.containers = containers
@@ -139,6 +243,29 @@ class LocalRuntime(ThreadingHTTPServer):
     def run_schedule(self, source: ScheduleSource, event: dict[str, Any]) -> Any:
         return self.containers.invoke(source.code_uri, source.handler, source.function, event)
 
+    def answers_as(self, name: str, port: int | None) -> bool:
+        """True for a name the runtime listens as, with its port or (a Host) none."""
+        if port is not None and port != self.port:
+            return False
+        return name in self.host_names or (self.any_ip and is_ip_literal(name))
+
+    def host_allowed(self, value: str) -> bool:
+        try:
+            return self.answers_as(*split_authority(value))
+        except ValueError:
+            return False
+
+    def origin_allowed(self, origin: str) -> bool:
+        """An ``Origin`` of a page this runtime served: ``http://`` one of its names and port."""
+        scheme, _, authority = origin.strip().partition("://")
+        if scheme.lower() != "http" or not authority or "/" in authority:
+            return False
+        try:
+            name, port = split_authority(authority)
+        except ValueError:
+            return False
+        return self.answers_as(name, 80 if port is None else port)
+
 
 class RequestHandler(BaseHTTPRequestHandler):
     server: LocalRuntime
@@ -149,6 +276,33 @@ class RequestHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     #: answer refusals in API Gateway's error shape (the management API), not the contract's
     gateway_errors = False
+    reader: TimedReader
+    answered = False
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(WRITE_TIMEOUT_SECONDS)
+        self.reader = TimedReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        """One request within the connection's deadlines (``TimedReader``): a connection that
+        sends nothing is closed; one that stops halfway is answered 408 and closed."""
+        self.reader.expect(self.server.idle_timeout, self.server.request_timeout)
+        self.answered = False
+        super().handle_one_request()
+        if not self.reader.timed_out:
+            return
+        self.close_connection = True
+        if self.reader.begun and not self.answered:
+            self.command, self.request_version = "", "HTTP/1.1"
+            self.requestline = "(a request not received in time)"
+            with contextlib.suppress(OSError):
+                self.fail(408, "invalid_request", "The request did not arrive in time.")
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if not format.startswith("Request timed out"):  # a closed idle connection is no error
+            super().log_error(format, *args)
 
     def do_GET(self) -> None:
         self.handle_request()
@@ -186,6 +340,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         headers: dict[str, str] | None = None,
         cookies: list[str] | None = None,
     ) -> None:
+        self.answered = True
         self.send_response(status)
         headers = dict(headers or {})
         lowered = {key.lower() for key in headers}
@@ -285,10 +440,47 @@ class RequestHandler(BaseHTTPRequestHandler):
         )
         return code, body, headers
 
+    def misdirected(self, split: Any) -> bool:
+        """Refuse a request for another host than this runtime (421) or naming none or two
+        (400): a page of another domain rebound to 127.0.0.1 names its own. An HTTP/1.0
+        request may name none (RFC 9112, 3.2)."""
+        hosts = self.headers.get_all("Host") or []
+        if split.netloc:  # an absolute target's authority is the request's host
+            hosts = [split.netloc] if split.scheme.lower() == "http" else ["-"]
+        if not hosts and self.request_version == "HTTP/1.0":
+            return False
+        if len(hosts) != 1:
+            self.refuse(400, "invalid_request", "The request must name one Host.")
+            return True
+        if not self.server.host_allowed(hosts[0]):
+            self.refuse(421, "invalid_request", "This runtime does not answer for that Host.")
+            return True
+        return False
+
+    def dev_refused(self, method: str) -> bool:
+        """``/dev/*`` answers no page of another origin (403) and takes no body but JSON (415):
+        a cross-site form or ``fetch`` without a preflight can send neither."""
+        origins = self.headers.get_all("Origin") or []
+        if origins and (len(origins) > 1 or not self.server.origin_allowed(origins[0])):
+            self.refuse(403, "invalid_request", "Dev routes answer only this runtime's pages.")
+            return True
+        types = self.headers.get_all("Content-Type") or []
+        media = types[0].split(";", 1)[0].strip().lower() if len(types) == 1 else ""
+        if method not in SAFE_METHODS and media != "application/json":
+            self.refuse(
+                415, "invalid_request", "Dev routes take only Content-Type application/json."
+            )
+            return True
+        return False
+
     def handle_request(self) -> None:
         started = time.perf_counter()
         split = urlsplit(self.path)
         method = self.command  # case-sensitive (RFC 9110, 9.1): "get" is no GET
+        if self.misdirected(split):
+            return
+        if split.path.startswith(DEV_PREFIX) and self.dev_refused(method):
+            return
         hub = self.server.websockets
         if hub is not None and split.path == websocket.PATH and method == "GET":
             self.open_websocket(hub)
@@ -401,6 +593,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         received, with whatever the client sent after them) and then the connection, on this
         thread, until it closes; the socket is not used for HTTP again."""
         self.close_connection = True
+        self.reader.deadline = None  # no read timeout from here on: the hub's limits hold
         lines = [self.raw_requestline]
         for key, value in self.headers.items():
             lines.append(f"{key}: {FOLDED.sub(' ', value)}\r\n".encode("latin-1"))

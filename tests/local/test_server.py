@@ -86,8 +86,9 @@ class Server:
         body: bytes = b"",
         headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], Any]:
-        lines = [f"{method} {path} HTTP/1.1", "Host: local", "Connection: close"]
-        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        headers = {"Content-Type": "application/json", **(headers or {})}
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: close"]
+        lines += [f"{k}: {v}" for k, v in headers.items() if v is not None]
         if (body or method == "POST") and "Content-Length" not in (headers or {}):
             lines.append(f"Content-Length: {len(body)}")
         status, got, raw = self.raw("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
@@ -245,7 +246,8 @@ def test_a_malformed_request_line_is_json(server: Server, line: bytes) -> None:
 
 
 def chunked(body: bytes) -> bytes:
-    head = b"POST /dev/token HTTP/1.1\r\nHost: local\r\nTransfer-Encoding: chunked\r\n"
+    head = b"POST /dev/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n"
+    head += b"Content-Type: application/json\r\n"
     return head + b"Connection: close\r\n\r\n" + body
 
 

@@ -17,7 +17,7 @@ from .test_server import Server, assert_error
 def get(
     server: Server, path: str, headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], bytes]:
-    lines = [f"GET {path} HTTP/1.1", "Host: local", "Connection: close"]
+    lines = [f"GET {path} HTTP/1.1", "Host: localhost", "Connection: close"]
     lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
     return server.raw("\r\n".join(lines).encode() + b"\r\n\r\n")
 

@@ -335,7 +335,7 @@ def test_a_connect_answer_that_is_not_2xx_refuses_the_handshake(server: Server) 
 
 def test_a_plain_get_is_refused_in_the_contracts_shape(server: Server) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
-        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: localhost\r\n\r\n")
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -348,7 +348,8 @@ def test_a_plain_get_is_refused_in_the_contracts_shape(server: Server) -> None:
 def test_other_methods_on_the_path_are_unknown_routes(server: Server) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
         sock.sendall(
-            b"POST /ws HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            b"POST /ws HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n"
+            b"Connection: close\r\n\r\n"
         )
         answer = sock.recv(65536)
     assert answer.startswith(b"HTTP/1.1 404 ")
@@ -490,7 +491,7 @@ def test_the_management_api_takes_no_token_but_only_loopback_callers(server: Ser
         path = f"{MANAGEMENT_PREFIX}{server.connection_id()}"
         with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
             sock.sendall(
-                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
                 "Connection: close\r\n\r\nhi".encode()
             )
             assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
@@ -503,7 +504,7 @@ def test_the_management_api_takes_no_token_but_only_loopback_callers(server: Ser
     try:
         with socket.create_connection((address, outside.server_address[1]), timeout=5) as sock:
             sock.sendall(
-                f"POST {MANAGEMENT_PREFIX}x HTTP/1.1\r\nHost: x\r\nContent-Length: 2"
+                f"POST {MANAGEMENT_PREFIX}x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2"
                 "\r\n\r\nhi".encode()
             )
             answer = sock.recv(65536)
@@ -605,7 +606,7 @@ def test_stopping_the_runtime_closes_every_connection(server: Server) -> None:
 
 def test_http_routes_still_answer_on_the_same_port(server: Server) -> None:
     with server.open(), socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
-        sock.sendall(b"GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        sock.sendall(b"GET /nowhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         assert sock.recv(65536).startswith(b"HTTP/1.1 404 ")
 
 

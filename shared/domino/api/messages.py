@@ -122,6 +122,15 @@ SPANISH: dict[str, str] = {
     "Content-Length is not a number.": "Content-Length no es un número.",
     "The body is shorter than its Content-Length.": "El cuerpo es más corto que su Content-Length.",
     "The chunked body is malformed.": "El cuerpo por trozos está mal formado.",
+    "The request must name one Host.": "La petición debe nombrar un solo Host.",
+    "This runtime does not answer for that Host.": "Este entorno no responde para ese Host.",
+    "Dev routes answer only this runtime's pages.": (
+        "Las rutas de desarrollo solo responden a las páginas de este entorno."
+    ),
+    "Dev routes take only Content-Type application/json.": (
+        "Las rutas de desarrollo solo aceptan Content-Type application/json."
+    ),
+    "The request did not arrive in time.": "La petición no llegó a tiempo.",
     "The body must be a JSON object.": "El cuerpo debe ser un objeto JSON.",
     "advance must be a number of seconds from 0 to {max}.": (
         "advance debe ser un número de segundos de 0 a {max}."
