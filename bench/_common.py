@@ -364,17 +364,25 @@ def ms(seconds: float) -> str:
 
 
 class Runtime:
-    """A ``python -m local`` process on free ports (what ``make run`` starts), in memory."""
+    """A ``python -m local`` process on free ports (what ``make run`` starts), in memory or on
+    ``data_dir`` (then ``stop`` and ``start`` restart it on the same data and ports)."""
 
-    def __init__(self, tree_path: str, workers: int) -> None:
+    def __init__(
+        self, tree_path: str = str(REPO), workers: int = 4, data_dir: Path | None = None
+    ) -> None:
         from local.ddb import free_port
 
         self.port, self.ddb_port = free_port(), free_port()
+        self.tree_path, self.workers, self.data_dir = tree_path, workers, data_dir
+        self.start()
+
+    def start(self) -> None:
         env = dict(os.environ)
-        env["DOMINO_TEMPLATE"] = f"{tree_path}/template.yaml"
-        env["PYTHONPATH"] = os.pathsep.join([f"{tree_path}/shared", str(REPO)])
+        env["DOMINO_TEMPLATE"] = f"{self.tree_path}/template.yaml"
+        env["PYTHONPATH"] = os.pathsep.join([f"{self.tree_path}/shared", str(REPO)])
         args = [sys.executable, "-m", "local", "--port", str(self.port), "--ddb-port"]
-        args += [str(self.ddb_port), "--in-memory", "--quiet", "--workers", str(workers)]
+        args += [str(self.ddb_port), "--quiet", "--workers", str(self.workers)]
+        args += ["--data-dir", str(self.data_dir)] if self.data_dir else ["--in-memory"]
         self.process = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while True:
@@ -457,7 +465,23 @@ class Runtime:
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=30)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def database(self) -> Any:
+        """A client of the runtime's DynamoDB Local."""
+        import boto3
+
+        return boto3.client(
+            "dynamodb",
+            endpoint_url=f"http://127.0.0.1:{self.ddb_port}",
+            region_name="us-east-1",
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
 
 
 def _process_tree(root: int) -> list[int]:

@@ -15,94 +15,16 @@ TRIM_HORIZON, what each start did before).
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import boto3
-
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from local.ddb import free_port  # noqa: E402
+from _common import Runtime
 
 GAME_TABLE = "GameTable"
-
-
-class Runtime:
-    """`python -m local` on a data folder, driven over HTTP."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.port, self.ddb_port, self.data_dir = free_port(), free_port(), data_dir
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, timeout: float = 120) -> None:
-        args = [sys.executable, "-m", "local", "--port", str(self.port)]
-        args += ["--ddb-port", str(self.ddb_port), "--quiet", "--data-dir", str(self.data_dir)]
-        self.process = subprocess.Popen(
-            args, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the runtime exited with {self.process.returncode}")
-            try:
-                if self.request("GET", "/health")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("the runtime did not become ready")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}", data=data, method=method
-        )
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                raw = response.read()
-                return response.status, json.loads(raw) if raw else None
-        except urllib.error.HTTPError as err:
-            raw = err.read()
-            return err.code, json.loads(raw) if raw else None
-
-    def token(self, player: str) -> str:
-        status, body = self.request("POST", "/dev/token", {"player": player})
-        assert status == 200, body
-        return str(body["token"])
-
-    def database(self) -> Any:
-        return boto3.client(
-            "dynamodb",
-            endpoint_url=f"http://127.0.0.1:{self.ddb_port}",
-            region_name="us-east-1",
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
 
 
 @dataclass
@@ -176,9 +98,8 @@ def fill_then_restart(
     data_dir: Path, records: int, keep_checkpoints: bool = True, within: float = 600
 ) -> Outcome:
     """The scenario of this script's docstring, on ``data_dir`` (new, or a copy of one)."""
-    runtime = Runtime(data_dir)
+    runtime = Runtime(data_dir=data_dir)
     ana, ben = "restart-ana", "restart-ben"
-    runtime.start()
     try:
         tokens = {ana: runtime.token(ana), ben: runtime.token(ben)}
         status, created = runtime.request(
