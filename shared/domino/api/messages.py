@@ -187,6 +187,9 @@ SPANISH: dict[str, str] = {
     "A player id is 1 to {max} characters.": "Un id de jugador tiene de 1 a {max} caracteres.",
     # the rules (engine/)
     "It is seat {seat}'s turn.": "Es el turno del asiento {seat}.",
+    "Your turn timed out; it is being finished for you.": (
+        "Se acabó el tiempo de tu turno; se está terminando por ti."
+    ),
     "The game is not in progress.": "La partida no está en juego.",
     "That tile is not in your hand.": "Esa ficha no está en tu mano.",
     "You must lead with the tile that made you the opener.": (
