@@ -84,6 +84,13 @@ class GameStore(Protocol):
     ) -> tuple[list[GameRecord], str | None]: ...
 
 
+class TimerQueue(Protocol):
+    """Messages delivered after a delay of at most ``MAX_DELAY_SECONDS`` (an SQS delay queue);
+    delivery is at least once."""
+
+    def send(self, body: str, delay_seconds: int) -> None: ...
+
+
 class ReplyStore(Protocol):
     """The answers of keyed game commands, kept 24 hours (``domino.store.replies``)."""
 
