@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 
@@ -20,14 +21,20 @@ DEAL = {
 }
 
 
-def test_a_late_turn_is_played_for_the_player(runtime: Runtime) -> None:
+def timed_game(runtime: Runtime, **options: Any) -> tuple[str, str, dict[str, Any]]:
+    """Ana's and Ben's tokens and the view of their game with 36 s turns, Ana on turn."""
     suffix = uuid.uuid4().hex[:8]
     ana, ben = runtime.token(f"ana{suffix}"), runtime.token(f"ben{suffix}")
     body = {"preset": "dos-jugadores", "players": 2, "deal": DEAL, "turn_timeout_hours": 0.01}
-    status, _, game = runtime.request("POST", "/games", body, token=ana)
+    status, _, game = runtime.request("POST", "/games", {**body, **options}, token=ana)
     assert status == 201, game
     status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
-    assert status == 200 and view["turn"] == 0  # ana leads 6-6 within 36 s, or else
+    assert status == 200 and view["turn"] == 0, view  # ana leads 6-6 within 36 s, or else
+    return ana, ben, view
+
+
+def test_a_late_turn_is_played_for_the_player(runtime: Runtime) -> None:
+    ana, ben, game = timed_game(runtime)
     status, _, clock = runtime.request("POST", "/dev/clock", {"advance": 40})
     assert status == 200 and clock["offset"] >= 40
     status, _, swept = runtime.request("POST", "/dev/sweep")

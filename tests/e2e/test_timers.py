@@ -6,14 +6,13 @@ minutely sweep's first run (60 s after the start). bench/timers.py measures the 
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
 from tests.conftest import Runtime
-from tests.e2e.test_deadlines import DEAL
+from tests.e2e.test_deadlines import timed_game
 from tests.e2e.test_notifications import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -40,13 +39,8 @@ def test_a_36_second_turn_is_reminded_then_timed_out_before_any_sweep(
     fresh_runtime: tuple[Runtime, float],
 ) -> None:
     runtime, started = fresh_runtime
-    suffix = uuid.uuid4().hex[:8]
-    ana, ben = runtime.token(f"ana{suffix}"), runtime.token(f"ben{suffix}")
-    body = {"preset": "dos-jugadores", "players": 2, "deal": DEAL, "turn_timeout_hours": 0.01}
-    status, _, game = runtime.request("POST", "/games", body, token=ana)
-    assert status == 201, game
-    status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
-    assert status == 200 and view["turn"] == 0, view  # ana is on turn, for 36 s
+    ana, ben, view = timed_game(runtime)
+    game = view
     first_sweep = started + 60
     assert time.monotonic() + 36 < first_sweep - 5, "the runtime took too long to start"
 
@@ -55,26 +49,16 @@ def test_a_36_second_turn_is_reminded_then_timed_out_before_any_sweep(
     assert {"reminder", "timeout"} <= kinds, kinds
     assert time.monotonic() < first_sweep  # no sweep has run: the timers did it
     status, _, after = runtime.request("GET", f"/games/{game['id']}", token=ben)
-    assert after["turn"] == 1 and after["board"]["tiles"][0]["tile"] == "6-6"
+    assert status == 200 and after["turn"] == 1 and after["board"]["tiles"][0]["tile"] == "6-6"
     status, _, moves = runtime.request("GET", f"/games/{game['id']}/moves", token=ben)
+    assert status == 200, moves
     timeout = next(m for m in moves["moves"] if m["action"] == "timeout")
     assert epoch(timeout["at"]) >= epoch(view["deadline"])  # never early
 
 
 def test_a_late_move_under_forfeit_is_refused_and_changes_nothing(runtime: Runtime) -> None:
-    suffix = uuid.uuid4().hex[:8]
-    ana, ben = runtime.token(f"ana{suffix}"), runtime.token(f"ben{suffix}")
-    body = {
-        "preset": "dos-jugadores",
-        "players": 2,
-        "deal": DEAL,
-        "turn_timeout_hours": 0.01,
-        "on_timeout": "forfeit",
-    }
-    status, _, game = runtime.request("POST", "/games", body, token=ana)
-    assert status == 201, game
-    status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=ben)
-    assert status == 200 and view["turn"] == 0, view
+    ana, _, view = timed_game(runtime, on_timeout="forfeit")
+    game = view
     status, _, _ = runtime.request("POST", "/dev/clock", {"advance": 40})
     assert status == 200
     status, _, refused = runtime.request(

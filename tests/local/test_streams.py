@@ -582,6 +582,19 @@ def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
 # ---------------------------------------------------------------------------- checkpoints
 
 
+def archive_pump(endpoint: str, function: Function, checkpoints: Checkpoints | None) -> StreamPump:
+    """A new pump of the archive function's mapping: what a (re)start of the runtime makes."""
+    return StreamPump(
+        endpoint,
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        function,
+        lambda _: None,
+        sources=[archive_source()],
+        checkpoints=checkpoints,
+    )
+
+
 def put_many(client: Any, keys: list[str]) -> None:
     for start in range(0, len(keys), 25):
         client.batch_write_item(
@@ -621,14 +634,7 @@ def test_a_restarted_pump_resumes_after_its_checkpoint_not_from_the_start(
 
     from_scratch = Stream(ddb_endpoint, checkpoints=None)  # what every start did before
     from_scratch.function.events.clear()
-    counting = StreamPump(
-        ddb_endpoint,
-        TEMPLATE,
-        TEMPLATE.table_names(),
-        from_scratch.function,
-        sources=[archive_source()],
-    )
-    assert counting.drain() >= 2001
+    assert archive_pump(ddb_endpoint, from_scratch.function, None).drain() >= 2001
 
 
 @pytest.mark.ddb
@@ -649,16 +655,7 @@ def test_a_checkpoint_of_another_stream_or_unreadable_reads_the_stream_whole(
     ):
         path.write_text(written)
         again = Function()
-        pump = StreamPump(
-            ddb_endpoint,
-            TEMPLATE,
-            TEMPLATE.table_names(),
-            again,
-            lambda _: None,
-            sources=[archive_source()],
-            checkpoints=checkpoints,
-        )
-        pump.drain()
+        archive_pump(ddb_endpoint, again, checkpoints).drain()
         assert marked in [pk for batch in again.batches() for pk in batch], written
         assert json.loads(path.read_text())["stream"] == saved["stream"]  # rewritten
 
@@ -686,14 +683,5 @@ def test_a_checkpoint_never_passes_a_batch_a_stop_cut_short(
     assert stream.function.batches() == [[cut]]
 
     replay = Function()  # the next start delivers it again
-    restarted = StreamPump(
-        ddb_endpoint,
-        TEMPLATE,
-        TEMPLATE.table_names(),
-        replay,
-        lambda _: None,
-        sources=[archive_source()],
-        checkpoints=checkpoints,
-    )
-    assert restarted.drain() == 1
+    assert archive_pump(ddb_endpoint, replay, checkpoints).drain() == 1
     assert replay.batches() == [[cut]]
