@@ -75,6 +75,7 @@ SEND_TIMEOUT_SECONDS = 10.0
 #: the longest a connection's thread sleeps before it looks at its deadlines again
 POLL_SECONDS = 1.0
 GOING_AWAY = 1001
+POLICY_VIOLATION = 1008  # the token the socket was opened with has expired
 NO_STATUS, ABNORMAL = 1005, 1006
 
 
@@ -107,6 +108,9 @@ def authorizer_context(claims: dict[str, Any]) -> dict[str, str]:
     subject = str(claims["sub"])
     name = claims.get("name") or claims.get("preferred_username") or subject
     context = {"principalId": subject, "sub": subject, "name": str(name)[:MAX_NAME]}
+    for claim in ("iat", "exp"):  # as functions/wsauth passes them on
+        if isinstance(claims.get(claim), int) and not isinstance(claims[claim], bool):
+            context[claim] = str(claims[claim])
     locale = claims.get("locale")
     if isinstance(locale, str) and locale:
         context["locale"] = locale[:MAX_LOCALE]
@@ -128,6 +132,15 @@ def select_route(api: WebSocketApi, body: str | None) -> WebSocketRoute | None:
     if isinstance(value, str) and not value.startswith("$") and value in api.routes:
         return api.routes[value]
     return api.routes.get("$default")
+
+
+def expires_in(authorizer: dict[str, str] | None) -> float | None:
+    """Seconds until the connection's token is refused (its ``exp`` and the leeway tokens are
+    given, as HTTP refuses it); None without one."""
+    exp = (authorizer or {}).get("exp")
+    if exp is None or not exp.isdigit():
+        return None
+    return int(exp) + tokens.LEEWAY_SECONDS - time.time()
 
 
 def new_connection_id() -> str:
@@ -227,6 +240,8 @@ def _refusal_code(status: int) -> str:
         return "unauthorized"
     if status == 429:
         return "throttled"
+    if status == 410:
+        return "gone"
     if status == 503:
         return "unavailable"
     return "internal" if status >= 500 else "invalid_request"
@@ -236,7 +251,13 @@ class Connection:
     """One open WebSocket: its protocol state and socket, shared by the thread that reads it
     and the management API's threads that write to it (one lock for both)."""
 
-    def __init__(self, peer: Peer, sock: socket.socket, protocol: ServerProtocol) -> None:
+    def __init__(
+        self,
+        peer: Peer,
+        sock: socket.socket,
+        protocol: ServerProtocol,
+        expires_in: float | None = None,
+    ) -> None:
         self.peer = peer
         self.id = peer.connection_id
         self.sock = sock
@@ -247,6 +268,8 @@ class Connection:
         self.last_active_ms = peer.connected_at  # what GET @connections reports
         self.close_deadline: float | None = None  # set once the server sent its close frame
         self.done = threading.Event()  # the connection's thread has finished ($disconnect ran)
+        #: monotonic: when the token stops being valid (HTTP refuses it), the socket closes
+        self.expires_at = None if expires_in is None else self.opened + expires_in
 
     def touch(self) -> None:
         """A message went either way: the idle limit starts over."""
@@ -328,6 +351,9 @@ class WebSocketHub:
         self.log = log or (lambda line: None)
         self._lock = threading.Lock()
         self._connections: dict[str, Connection] = {}
+        #: connections whose $connect runs: the management API answers them 410, as API
+        #: Gateway does, but a DELETE meanwhile dooms the handshake (set: it came)
+        self._opening: dict[str, threading.Event] = {}
 
     # ------------------------------------------------------------------------- the sockets
 
@@ -366,32 +392,51 @@ class WebSocketHub:
                 self._status(on_status, 401)
                 return
         peer = Peer(new_connection_id(), headers, source_ip, authorizer)
-        if connect is not None:
-            event = ws_event(self.api, peer, "$connect", "CONNECT", query=query)
-            try:
-                result = self._invoke(connect, event)
-            except InvocationFailed:
-                self._refuse(sock, protocol, response, 500, "internal", "Internal server error.")
-                self._status(on_status, 500)
-                return
-            status = _status_code(result)
-            if not 100 <= status <= 599:  # no HTTP status: what API Gateway makes of it
-                status = 502
-            if not 200 <= status < 300:
-                message = f"The connection was refused ({status})."
-                self._refuse(sock, protocol, response, status, _refusal_code(status), message)
-                self._status(on_status, status)
-                return
-        connection = Connection(peer, sock, protocol)
-        sock.settimeout(SEND_TIMEOUT_SECONDS)
-        with connection.lock:  # a post waits until the client has been sent the 101
-            protocol.send_response(response)
+        doomed = threading.Event()
+        with self._lock:
+            self._opening[peer.connection_id] = doomed
+        try:
+            if connect is not None:
+                event = ws_event(self.api, peer, "$connect", "CONNECT", query=query)
+                try:
+                    result = self._invoke(connect, event)
+                except InvocationFailed:
+                    self._refuse(
+                        sock, protocol, response, 500, "internal", "Internal server error."
+                    )
+                    self._status(on_status, 500)
+                    return
+                status = _status_code(result)
+                if not 100 <= status <= 599:  # no HTTP status: what API Gateway makes of it
+                    status = 502
+                if not 200 <= status < 300:
+                    message = f"The connection was refused ({status})."
+                    self._refuse(sock, protocol, response, status, _refusal_code(status), message)
+                    self._status(on_status, status)
+                    return
+            connection = Connection(peer, sock, protocol, expires_in(authorizer))
+            sock.settimeout(SEND_TIMEOUT_SECONDS)
+            with connection.lock:  # a post waits until the client has been sent the 101
+                with self._lock:
+                    del self._opening[peer.connection_id]
+                    if not doomed.is_set():
+                        self._connections[peer.connection_id] = connection
+                if not doomed.is_set():
+                    protocol.send_response(response)
+                    try:
+                        connection.flush()
+                    except OSError:
+                        connection.abort()
+        finally:
             with self._lock:
-                self._connections[peer.connection_id] = connection
-            try:
-                connection.flush()
-            except OSError:
-                connection.abort()
+                self._opening.pop(peer.connection_id, None)
+        if doomed.is_set():  # closed (evicted, the account deleted) while its $connect ran
+            self.log(f"ws {peer.connection_id} closed while connecting")
+            message = "The connection was closed while it connected."
+            self._refuse(sock, protocol, response, 410, "gone", message)
+            self._status(on_status, 410)
+            self._disconnect(connection)  # whatever its $connect recorded goes
+            return
         self._status(on_status, 101)
         who = authorizer["sub"] if authorizer else "anonymous"
         self.log(f"ws {peer.connection_id} connected ({who})")
@@ -483,6 +528,13 @@ class WebSocketHub:
             else:
                 idle_at = connection.last_active + self.idle_timeout
                 end_at = connection.opened + self.max_age
+                if connection.expires_at is not None and now >= connection.expires_at:
+                    self.log(f"ws {connection.id} token expired")
+                    self._forget(connection)
+                    connection.close(POLICY_VIOLATION, "Token expired")
+                    continue
+                if connection.expires_at is not None:
+                    end_at = min(end_at, connection.expires_at)
                 if now >= idle_at or now >= end_at:
                     self.log(f"ws {connection.id} {'idle' if now >= idle_at else 'too old'}")
                     self._forget(connection)
@@ -621,6 +673,11 @@ class WebSocketHub:
             return gateway_error(404, "NotFoundException", "Not Found")
         connection = self.get(connection_id)
         if connection is None:
+            with self._lock:
+                opening = self._opening.get(connection_id)
+            if method == "DELETE" and opening is not None:
+                opening.set()  # its handshake is refused once its $connect answers
+                return 204, {}, b""
             return gateway_error(410, "GoneException", f"Connection {connection_id} is gone.")
         if method == "POST":
             if not connection.send(body):

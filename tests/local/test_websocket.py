@@ -378,7 +378,10 @@ def test_the_events_have_api_gateways_shape(server: Server) -> None:
         assert context["eventType"] == expected["requestContext"]["eventType"]
         assert context["stage"] == "live"
         assert context["messageDirection"] == "IN"
-        assert context["authorizer"] == {"principalId": "alice", "sub": "alice", "name": "Alice"}
+        authorizer = dict(context["authorizer"])
+        times = {claim: int(authorizer.pop(claim)) for claim in ("iat", "exp")}  # as wsauth's
+        assert authorizer == {"principalId": "alice", "sub": "alice", "name": "Alice"}
+        assert times["exp"] == times["iat"] + tokens.LIFETIME_SECONDS
         assert context["identity"] == {"sourceIp": "127.0.0.1", "userAgent": "tester/1"}
         assert context["domainName"] == f"127.0.0.1:{server.port}"
         assert event["isBase64Encoded"] is False

@@ -18,6 +18,7 @@ from domino.limits import MAX_SOCKETS
 from domino.service.inbox import Notifier
 from domino.service.live import LiveChannel, LiveUpdates
 from domino.service.values import Caller, MakeMove, NewGame, TakeSeat
+from domino.store.connections import Ledger, token_expired
 
 from tests.deals import DOS_DEAL
 from tests.unit.memory_store import MemoryInbox
@@ -91,7 +92,14 @@ def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.Mo
             "Effect": "Allow",
             "Resource": arn,
         }
-        assert answer["context"] == {"sub": "alice", "name": "alice", "locale": "en-GB"}
+        context = answer["context"]
+        assert {k: context.pop(k) for k in ("sub", "name", "locale")} == {
+            "sub": "alice",
+            "name": "alice",
+            "locale": "en-GB",
+        }
+        # when the token was issued and expires, for $connect's and the notifier's checks
+        assert set(context) == {"iat", "exp"} and int(context["exp"]) > int(context["iat"])
         with pytest.raises(Unauthorized):
             authorize({"methodArn": arn, "queryStringParameters": {}}, keys)
     finally:
@@ -99,13 +107,25 @@ def test_the_authorizer_allows_with_the_caller_as_context(monkeypatch: pytest.Mo
 
 
 class Connections:
+    """In memory: the connections and the admission ledger (one version for all players)."""
+
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], str | None] = {}
         self.opened_at: dict[tuple[str, str], float] = {}
+        self.expires: dict[tuple[str, str], int | None] = {}
+        self.version = 0
 
-    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None:
+    def add(
+        self,
+        player: str,
+        connection_id: str,
+        at: float,
+        locale: str | None,
+        expires: int | None = None,
+    ) -> None:
         self.items[player, connection_id] = locale
         self.opened_at[player, connection_id] = at
+        self.expires[player, connection_id] = expires
 
     def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None:
         if opened_before is None or self.opened_at.get((player, connection_id), 0) < opened_before:
@@ -114,8 +134,36 @@ class Connections:
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         return [(c, loc) for (p, c), loc in self.items.items() if p == player]
 
+    def expired(self, player: str, now: int) -> list[str]:
+        return [
+            c
+            for (p, c) in self.items
+            if p == player and (exp := self.expires.get((p, c))) and token_expired(exp)
+        ]
+
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
         return [(c, int(self.opened_at[p, c] * 1000)) for (p, c) in self.items if p == player]
+
+    def ledger(self, player: str, now: int) -> Ledger:
+        return Ledger(self.version, sorted(self.opened(player, now), key=lambda e: (e[1], e[0])))
+
+    def admit(
+        self,
+        player: str,
+        connection_id: str,
+        at: float,
+        locale: str | None,
+        *,
+        expires: int | None,
+        token_issued: int | None,
+        ledger: Ledger,
+        evict: list[str],
+    ) -> None:
+        assert ledger.version == self.version
+        self.version += 1
+        for gone in evict:
+            self.remove(player, gone)
+        self.add(player, connection_id, at, locale, expires)
 
 
 class Sockets:
@@ -123,9 +171,13 @@ class Sockets:
         self.sent: dict[str, list[dict[str, Any]]] = {}
         self.gone: set[str] = set()
         self.closed: list[str] = []
+        self.opening: set[str] = set()
 
     def close(self, connection_id: str) -> None:
         self.closed.append(connection_id)
+
+    def is_open(self, connection_id: str) -> bool:
+        return connection_id not in self.gone | self.opening
 
     def post(self, connection_id: str, data: bytes) -> bool:
         if connection_id in self.gone:
@@ -165,6 +217,41 @@ def test_a_player_keeps_at_most_ten_sockets_the_oldest_closed() -> None:
     kept = {c for c, _ in connections.of_player("alice", int(now[0]))}
     assert kept == {f"c-{n}" for n in range(2, MAX_SOCKETS + 2)}
     assert sockets.closed == ["c-0", "c-1"]  # the oldest, closed as they were forgotten
+
+
+def test_a_socket_whose_connect_still_runs_is_never_evicted() -> None:
+    """Past the cap, the oldest established sockets make room; one still connecting (the
+    management API does not know it yet) is skipped, and when every other one is still
+    connecting the new one is refused (429) rather than the cap broken."""
+    connections, sockets = Connections(), Sockets()
+    now = [1000.0]
+    live = LiveUpdates(connections, lambda: now[0], sockets)
+    for number in range(MAX_SOCKETS):
+        now[0] += 0.1
+        assert live.connect(Caller("alice", "Alice"), f"c-{number}")
+    sockets.opening.add("c-0")
+    assert live.connect(Caller("alice", "Alice"), "c-new")
+    assert sockets.closed == ["c-1"]  # c-0 is older, but still connecting
+    sockets.opening.update(c for _, c in connections.items)
+    event = ws_event("$connect")
+    event["requestContext"]["connectionId"] = "c-refused"
+    assert handle(event, live)["statusCode"] == 429
+    assert len(connections.items) == MAX_SOCKETS and ("alice", "c-refused") not in connections.items
+
+
+def test_a_socket_past_its_tokens_expiry_is_closed_not_posted_to() -> None:
+    connections, sockets = Connections(), Sockets()
+    live = LiveUpdates(connections, sockets=sockets)
+    now = int(time.time())
+    connections.add("alice", "fresh", now, None, now + 3600)
+    connections.add("alice", "stale", now - 7200, None, now - 3600)
+    LiveChannel(connections, sockets).changed("alice", "g" * 22, 3)
+    assert set(sockets.sent) == {"fresh"} and sockets.closed == ["stale"]
+    assert set(connections.items) == {("alice", "fresh")}
+    event = ws_event("ping", body='{"action": "ping"}')
+    event["requestContext"]["authorizer"]["exp"] = str(now - 3600)
+    assert handle(event, live) == {"statusCode": 200}  # no pong: the socket is closed
+    assert sockets.closed == ["stale", "c-1"]
 
 
 def test_every_change_reaches_every_seated_players_sockets_once() -> None:

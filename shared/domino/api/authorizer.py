@@ -70,6 +70,11 @@ def authorize(event: dict[str, Any], keys: KeyResolver | None = None) -> dict[st
     subject = claims["sub"]
     name = claims.get("name") or claims.get("preferred_username") or subject
     context = {"sub": subject, "name": str(name)[:MAX_NAME]}
+    # when the token was issued and expires: $connect refuses a deleted account's token, and
+    # the socket is closed once the token expires (docs/SECURITY.md)
+    for claim in ("iat", "exp"):
+        if isinstance(claims.get(claim), int | float) and not isinstance(claims[claim], bool):
+            context[claim] = str(int(claims[claim]))
     locale = claims.get("locale")
     if isinstance(locale, str) and locale:
         context["locale"] = locale[:MAX_LOCALE]

@@ -1,5 +1,8 @@
 """The WebSocket API's edge: ``$connect``, ``$disconnect`` and ``ping`` events from API Gateway
-(or the local runtime), the caller from the authorizer's context, and the answers."""
+(or the local runtime), the caller from the authorizer's context (with the token's ``iat`` and
+``exp``: a deleted account's token is refused at $connect, an expired one's socket is closed at
+its next ping), and the answers: $connect 401 for a deleted account, 429 while the player's
+MAX_SOCKETS sockets are all still opening."""
 
 from __future__ import annotations
 
@@ -8,13 +11,14 @@ from typing import Any
 
 from domino.api.errors import Unauthorized
 from domino.limits import MAX_LOCALE, MAX_NAME, MAX_PLAYER_ID
-from domino.service.live import PONG, LiveUpdates
+from domino.service.errors import AccountDeleted
+from domino.service.live import LiveUpdates
 from domino.service.values import Caller
 
 
 def caller_of(request_context: dict[str, Any]) -> Caller:
     """The caller the authorizer verified at ``$connect`` (its context rides on every event of
-    the connection)."""
+    the connection), with when the token was issued (``iat``)."""
     context = request_context.get("authorizer") or {}
     player = context.get("sub") or context.get("principalId")
     if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
@@ -25,7 +29,19 @@ def caller_of(request_context: dict[str, Any]) -> Caller:
         player,
         str(name)[:MAX_NAME],
         locale[:MAX_LOCALE] if isinstance(locale, str) and locale else None,
+        issued_at=seconds(context.get("iat")),
     )
+
+
+def seconds(value: Any) -> int | None:
+    """A time claim the authorizer passed on (a number, or its digits as a string)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return None
 
 
 def handle(event: dict[str, Any], live: LiveUpdates) -> dict[str, Any]:
@@ -37,13 +53,20 @@ def handle(event: dict[str, Any], live: LiveUpdates) -> dict[str, Any]:
         who = caller_of(context)
     except Unauthorized:
         return {"statusCode": 401, "body": json.dumps({"message": "Unauthorized"})}
+    expires = seconds((context.get("authorizer") or {}).get("exp"))
     if route == "$connect":
-        live.connect(who, connection)
+        try:
+            admitted = live.connect(who, connection, expires)
+        except AccountDeleted:
+            return {"statusCode": 401, "body": json.dumps({"message": "Unauthorized"})}
+        if not admitted:  # the player's other sockets are all still opening
+            return {"statusCode": 429, "body": json.dumps({"message": "Too many sockets"})}
         return {"statusCode": 200}
     if route == "$disconnect":
         live.disconnect(who, connection)
         return {"statusCode": 200}
     if route == "ping":
-        return {"statusCode": 200, "body": PONG}
+        pong = live.ping(who, connection, expires)  # None: the token expired, the socket closes
+        return {"statusCode": 200, "body": pong} if pong else {"statusCode": 200}
     error = {"type": "error", "message": 'Unknown action: send {"action": "ping"}.'}
     return {"statusCode": 200, "body": json.dumps(error)}

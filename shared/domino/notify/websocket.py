@@ -40,6 +40,19 @@ class ApiGatewayConnections:
             raise
         return True
 
+    def is_open(self, connection_id: str) -> bool:
+        """Whether the connection is established (GetConnection; during its $connect, API
+        Gateway answers it as gone, 410)."""
+        try:
+            self.client.get_connection(ConnectionId=connection_id)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "GoneException":
+                return False
+            if throttled(err) or err.response["Error"]["Code"] == "LimitExceededException":
+                raise Unavailable() from err
+            raise
+        return True
+
     def close(self, connection_id: str) -> None:
         """Close the connection (API Gateway runs its $disconnect); gone already is fine."""
         try:

@@ -7,14 +7,17 @@ idempotent; a second one finds less to do):
 1. a tombstone replaces the profile: from now on a token issued before this moment takes no
    seat and sets no name (``AccountDeleted``, 401), so nothing below comes back (a create or a
    join racing the deletion checks the tombstone in its own transaction: it commits before the
-   tombstone, and step 2 finds it, or not at all);
-2. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
+   tombstone, and step 3 finds it, or not at all);
+2. every open WebSocket of the player is closed (through the management API: API Gateway
+   runs its $disconnect; one still connecting never opens), and a $connect with such a token is
+   refused in the admission's own transaction;
+3. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
    before the deal the seat is freed (and the membership goes with it), during play a bot takes
    the seat and the player forfeits; finished games stay as they are (history);
-3. each device's SNS endpoint is deleted (unless another account registered the same phone
+4. each device's SNS endpoint is deleted (unless another account registered the same phone
    since: the device is theirs then);
-4. the rest of the player's items go: memberships, devices, inbox, read marker, connections;
-5. last, when the token comes from the stack's own user pool, that user is deleted there
+5. the rest of the player's items go: memberships, devices, inbox, read marker, connections;
+6. last, when the token comes from the stack's own user pool, that user is deleted there
    (``IdentityProvider``); tokens of another issuer have no user here to delete.
 """
 
@@ -27,6 +30,7 @@ from domino.service.commands import GameCommands
 from domino.service.devices import forget
 from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
 from domino.service.game import Clock
+from domino.service.live import LiveUpdates
 from domino.service.ports import AccountStore, DeviceStore, IdentityProvider, PushGateway
 from domino.service.values import LEAVE, Caller, ChangeName
 from domino.store.accounts import ProfileDeleted
@@ -45,12 +49,14 @@ class Accounts:
         push: PushGateway,
         identity: IdentityProvider | None = None,
         clock: Clock = time.time,
+        live: LiveUpdates | None = None,
     ) -> None:
         self.accounts = accounts
         self.commands = commands
         self.devices = devices
         self.push = push
         self.identity = identity  # None: no user pool of our own (another issuer, dev mode)
+        self.live = live  # to close the player's open sockets (None: no WebSocket API)
         self.clock = clock
 
     def me(self, caller: Caller) -> dict[str, str]:
@@ -74,6 +80,8 @@ class Accounts:
         """Delete the caller's account (the module's docstring says what goes, in what order)."""
         player = caller.player
         self.accounts.mark_deleted(player, int(self.clock()))
+        if self.live is not None:
+            self.live.close_all(player)  # a socket admitted later is refused by the tombstone
         for game_id in self.accounts.game_ids(player):
             # gone (expired), finished (history stays), or left already: nothing to leave
             with contextlib.suppress(GameNotFound, GameNotInProgress, NotAPlayer):

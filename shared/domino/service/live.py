@@ -9,20 +9,31 @@ on each delivery of the change (the stream's retries may repeat it: it only says
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from domino.limits import MAX_SOCKETS
+from domino.service.errors import AccountDeleted
 from domino.service.game import Clock, system_clock
 from domino.service.inbox import note_view
-from domino.service.ports import ConnectionStore, SocketGateway
+from domino.service.ports import ConnectionStore, SocketAdmissions, SocketGateway
 from domino.service.texts import language_of
 from domino.service.values import Caller
+from domino.store.connections import AdmissionLost, token_expired
+from domino.store.errors import AccountGone, Unavailable
 from domino.store.inbox import Note
 
 PONG = json.dumps({"type": "pong"})
 #: a connection younger than this that refuses a post is still opening, not gone
 OPENING_SECONDS = 10
+#: admissions of one player's sockets racing each other: how often one reads and tries again,
+#: and the most it pauses before a try (times the tries so far)
+ADMIT_ATTEMPTS = 40
+ADMIT_PAUSE_SECONDS = 0.01
 
 
 class LiveUpdates:
@@ -30,7 +41,7 @@ class LiveUpdates:
 
     def __init__(
         self,
-        connections: ConnectionStore,
+        connections: SocketAdmissions,
         clock: Clock = system_clock,
         sockets: SocketGateway | None = None,
     ) -> None:
@@ -38,20 +49,76 @@ class LiveUpdates:
         self.clock = clock
         self.sockets = sockets  # to close a player's oldest connections past MAX_SOCKETS
 
-    def connect(self, caller: Caller, connection_id: str) -> None:
-        """Record the connection; past MAX_SOCKETS, the player's oldest ones are closed (every
-        change is posted to each open one, so their number bounds what a change costs)."""
-        at = self.clock()
-        self.connections.add(caller.player, connection_id, at, caller.locale)
-        opened = sorted(self.connections.opened(caller.player, int(at)), key=lambda c: (c[1], c[0]))
-        others = [c for c in opened if c[0] != connection_id]
-        for oldest, _at in others[: max(0, len(opened) - MAX_SOCKETS)]:
-            self.connections.remove(caller.player, oldest)
+    def connect(self, caller: Caller, connection_id: str, expires: int | None = None) -> bool:
+        """Admit the connection (False: refused, the player's MAX_SOCKETS sockets all still
+        opening); past MAX_SOCKETS the player's oldest established ones are closed (every
+        change is posted to each open one, so their number bounds what a change costs).
+
+        Admissions of one player are serial (``SocketAdmissions.admit``): the connection's item
+        is written with the ledger and the evictions, or not at all, and a connection whose
+        $connect still runs (the management API does not know it yet) is never evicted. A token
+        issued before the account's deletion is refused (``AccountDeleted``)."""
+        for attempt in range(ADMIT_ATTEMPTS):
+            at = self.clock()
+            ledger = self.connections.ledger(caller.player, int(at))
+            others = [e for e in ledger.entries if e[0] != connection_id]
+            excess = len(others) + 1 - MAX_SOCKETS
+            evict = [c for c, _ in itertools.islice(self._evictable(others, at), max(0, excess))]
+            if len(evict) < excess:
+                return False  # the cap is full of sockets still opening: this one waits
+            try:
+                self.connections.admit(
+                    caller.player,
+                    connection_id,
+                    at,
+                    caller.locale,
+                    expires=expires,
+                    token_issued=caller.issued_at or 0,
+                    ledger=ledger,
+                    evict=evict,
+                )
+            except AdmissionLost:
+                time.sleep(random.uniform(0, ADMIT_PAUSE_SECONDS * (attempt + 1)))
+                continue
+            except AccountGone:
+                raise AccountDeleted() from None
+            for gone in evict:
+                if self.sockets is not None:
+                    self.sockets.close(gone)
+            return True
+        raise Unavailable()
+
+    def _evictable(self, entries: list[tuple[str, int]], at: float) -> Iterator[tuple[str, int]]:
+        """The connections that may be closed for a new one, oldest first: established ones,
+        and those gone without a $disconnect; not one whose $connect still runs."""
+        for connection_id, opened_ms in entries:
+            if self.sockets is None or self.sockets.is_open(connection_id):
+                yield connection_id, opened_ms
+            elif at * 1000 - opened_ms > OPENING_SECONDS * 1000:
+                yield connection_id, opened_ms  # not there, and too old to be opening
+
+    def ping(self, caller: Caller, connection_id: str, expires: int | None = None) -> str | None:
+        """``pong``; None when the connection's token has expired: it is closed instead."""
+        if expires is not None and token_expired(expires):
+            self.connections.remove(caller.player, connection_id)
             if self.sockets is not None:
-                self.sockets.close(oldest)
+                self.sockets.close(connection_id)
+            return None
+        return PONG
 
     def disconnect(self, caller: Caller, connection_id: str) -> None:
         self.connections.remove(caller.player, connection_id)
+
+    def close_all(self, player: str) -> None:
+        """Close every open socket of the player (their account is being deleted)."""
+        if self.sockets is None:
+            return
+        now = int(self.clock())
+        found = {c for c, _ in self.connections.ledger(player, now).entries}  # consistent
+        found |= {c for c, _ in self.connections.of_player(player, now)}
+        found |= set(self.connections.expired(player, now))
+        for connection_id in sorted(found):
+            self.sockets.close(connection_id)  # one still opening never opens
 
 
 class LiveChannel:
@@ -73,7 +140,11 @@ class LiveChannel:
         self._post(player, game, version, None)
 
     def _post(self, player: str, game: str, version: int, note: Note | None) -> bool:
-        """True when the player had a connection to post to."""
+        """True when the player had a connection to post to. A connection whose token has
+        expired is posted nothing and closed (HTTP refuses that token already)."""
+        for ended in self.connections.expired(player, int(self.clock())):
+            self.connections.remove(player, ended)
+            self.sockets.close(ended)
         connections = self.connections.of_player(player, int(self.clock()))
         for connection_id, locale in connections:
             notification: dict[str, Any] | None = None

@@ -11,6 +11,7 @@ from domino.store.records import GameRecord
 
 if TYPE_CHECKING:
     from domino.store.accounts import Profile
+    from domino.store.connections import Ledger
     from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
     from domino.store.reach import Reach
@@ -184,15 +185,47 @@ class PushGateway(Protocol):
 class ConnectionStore(Protocol):
     """Each player's open WebSocket connections (``domino.store.connections``)."""
 
-    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None: ...
+    def add(
+        self,
+        player: str,
+        connection_id: str,
+        at: float,
+        locale: str | None,
+        expires: int | None = None,
+    ) -> None: ...
 
     def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None: ...
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]: ...
 
+    def expired(self, player: str, now: int) -> list[str]:
+        """The player's connections whose token has expired (to close, not to post to)."""
+        ...
+
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
         """The player's open connections and when each opened (epoch milliseconds)."""
         ...
+
+
+class SocketAdmissions(ConnectionStore, Protocol):
+    """The connections with their admission ledger (``DynamoConnections``): admissions of one
+    player's sockets are serial, so the cap holds. ``admit`` raises ``AdmissionLost`` when
+    another admission wrote first, ``AccountGone`` when the account was deleted."""
+
+    def ledger(self, player: str, now: int) -> Ledger: ...
+
+    def admit(
+        self,
+        player: str,
+        connection_id: str,
+        at: float,
+        locale: str | None,
+        *,
+        expires: int | None,
+        token_issued: int | None,
+        ledger: Ledger,
+        evict: list[str],
+    ) -> None: ...
 
 
 class ReachStore(Protocol):
@@ -208,6 +241,10 @@ class SocketGateway(Protocol):
 
     def close(self, connection_id: str) -> None:
         """Close the connection (nothing to do if it is gone)."""
+        ...
+
+    def is_open(self, connection_id: str) -> bool:
+        """Whether the connection is established (False: gone, or its $connect still runs)."""
         ...
 
 

@@ -78,8 +78,15 @@ class ReachConnections:
         self.connections = connections
         self.reach = reach
 
-    def add(self, player: str, connection_id: str, at: float, locale: str | None) -> None:
-        self.connections.add(player, connection_id, at, locale)
+    def add(
+        self,
+        player: str,
+        connection_id: str,
+        at: float,
+        locale: str | None,
+        expires: int | None = None,
+    ) -> None:
+        self.connections.add(player, connection_id, at, locale, expires)
         self.reach.forget(player)
 
     def remove(self, player: str, connection_id: str, opened_before: int | None = None) -> None:
@@ -88,6 +95,9 @@ class ReachConnections:
 
     def of_player(self, player: str, now: int) -> list[tuple[str, str | None]]:
         return self.reach.of(player).sockets
+
+    def expired(self, player: str, now: int) -> list[str]:
+        return list(self.reach.of(player).expired)
 
     def opened(self, player: str, now: int) -> list[tuple[str, int]]:
         return self.connections.opened(player, now)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domino.store.connections import CONN_PREFIX, connection, is_open
+from domino.store.connections import CONN_PREFIX, connection, expired, is_open
 from domino.store.devices import DEVICE_PREFIX, Device, device, newest_first
 from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
@@ -19,6 +19,7 @@ LAST = DEVICE_PREFIX + "\uffff"
 class Reach(NamedTuple):
     devices: list[Device]  # the most recently registered first
     sockets: list[tuple[str, str | None]]  # open connections: (id, locale)
+    expired: tuple[str, ...] = ()  # connections whose token has expired: to close
 
 
 class DynamoReach:
@@ -34,10 +35,14 @@ class DynamoReach:
         )
         devices: list[Device] = []
         sockets: list[tuple[str, str | None]] = []
+        ended: list[str] = []
         for item in items:
             key = item["sk"]["S"]
             if key.startswith(DEVICE_PREFIX):
                 devices.append(device(player, item))
             elif key.startswith(CONN_PREFIX) and is_open(item, now):
-                sockets.append(connection(item))
-        return Reach(newest_first(devices), sockets)
+                if expired(item, now):
+                    ended.append(connection(item)[0])
+                else:
+                    sockets.append(connection(item))
+        return Reach(newest_first(devices), sockets, tuple(ended))
