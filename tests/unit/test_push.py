@@ -60,12 +60,14 @@ class Gateway:
         self.sent: list[tuple[str, Mapping[str, Any]]] = []
         self.collapses: list[str | None] = []
         self.gone: set[str] = set()
+        self.made = 0
 
     def offered(self, platform: str) -> bool:
         return platform in self.platforms
 
     def register(self, platform: str, token: str, player: str, endpoint: str | None) -> str:
-        arn = endpoint or f"arn:endpoint/{platform}/{len(self.endpoints)}"
+        self.made += endpoint is None
+        arn = endpoint or f"arn:endpoint/{platform}/{self.made}"
         self.endpoints[arn] = token
         return arn
 
@@ -177,6 +179,21 @@ def test_a_push_reaches_every_device_and_forgets_a_dead_one() -> None:
     assert gateway.collapses == [NOTE.game]  # a repeated push shows once; the next replaces it
     assert store.get("alice", "tablet") is None and tablet.endpoint not in gateway.endpoints
     assert store.get("alice", "phone") is not None
+
+
+def test_a_device_whose_endpoint_was_deleted_under_it_gets_a_new_one() -> None:
+    """Another account's registration of the same phone let it go at the moment this device
+    took it, and deleted the endpoint: the push makes the endpoint again and is delivered."""
+    store, gateway = Devices_(), Gateway()
+    Devices(store, gateway).register(ALICE, "phone", RegisterDevice("apns", "t1"))
+    before = store.get("alice", "phone")
+    assert before is not None
+    gateway.delete(before.endpoint)
+    gateway.gone.add(before.endpoint)
+    PushChannel(store, gateway, awaiting=lambda player: 0).send(NOTE)
+    after = store.get("alice", "phone")
+    assert after is not None and after.endpoint != before.endpoint
+    assert [endpoint for endpoint, _ in gateway.sent] == [after.endpoint]
 
 
 def test_nobody_without_a_device_costs_a_badge_query() -> None:
