@@ -1,0 +1,742 @@
+"""Writes docs/rules.md from the engine's own preset table and ruleset fields.
+
+    .venv/bin/python docs/gen_rules.py           # print the page
+    .venv/bin/python docs/gen_rules.py --write   # rewrite docs/rules.md
+    .venv/bin/python docs/gen_rules.py --check   # exit 1 when docs/rules.md is out of date
+
+Every preset section, the field table and the per-preset settings are built from
+``domino.engine.PRESETS`` (``Preset.describe()``, the ``GET /rules`` entry), ``rules.CHOICES``,
+``rules.FIELD_NAMES`` and the layouts' end names; the prose on the points the rule texts leave
+open is written here, once, and says what the engine does. A choice value or a field the page
+does not describe stops the generator (``KeyError``), so a new one cannot go undocumented.
+tests/test_docs.py keeps docs/rules.md equal to this output.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from domino.engine import ARM_NAMES, PRESETS, full_set
+from domino.engine.rules import CHOICES, FIELD_NAMES, UNIT
+from domino.engine.tiles import HEAVY_KEY, SETS
+
+PAGE = Path(__file__).resolve().parent / "rules.md"
+COMMAND = ".venv/bin/python docs/gen_rules.py --write"
+DASH = "\u2013"  # an en dash, for a range of player counts
+
+#: the seed texts a preset's ``source`` names
+SOURCES = {
+    "S0": "a general Spanish rule text (three to five players) with seven variants",
+    "S1": "an overview of the game and its sets",
+    "S2": "the rules of Dominó Multicolor Plus",
+    "S3": "a text on the two-player game",
+    "S4": "the rules of the Buho21 online site",
+}
+
+#: what every value of every choice field means (a missing value is a KeyError)
+MEANING: dict[str, dict[str | None, str]] = {
+    "draw": {
+        "until_playable": "with no tile that fits, draw one tile at a time until one does, "
+        "then play it in the same turn",
+        "one_then_pass": "with no tile that fits, draw one tile, and the turn ends there, "
+        "even if that tile would fit",
+        "none": "nobody draws: the tiles not dealt stay face down and out of play",
+    },
+    "direction": {
+        "clockwise": "after seat s comes seat s + 1 (0, 1, 2, ...)",
+        "counterclockwise": "after seat s comes seat s - 1 (0, n-1, n-2, ...)",
+    },
+    "opening": {
+        "highest_double": "the holder of the highest double leads it",
+        "double_six": "the holder of 6-6 leads it, else the holder of the highest double",
+        "lot": "a seat drawn by lot leads, with any tile",
+        "required_double": "the holder of the set's top double (9-9 in double-nine) leads it",
+    },
+    "no_double": {
+        "heaviest": "the holder of the heaviest tile leads it",
+        "reshuffle": "all tiles are shuffled and dealt again",
+    },
+    "next_round": {
+        "previous_winner": "the last hand's winner leads any tile; after a hand nobody won, "
+        "the first hand's rule applies",
+        "same_as_first": "every hand is opened by the first hand's rule, forced lead included",
+    },
+    "layout": {
+        "line": "a line with two ends, `left` and `right`",
+        "cross": "the opening double opens four arms, all covered before any arm grows longer",
+        "star": "the opening double opens four sides, then four diagonals once every side is "
+        "covered",
+    },
+    "teams": {
+        None: "everyone plays for themselves",
+        "pairs": "two pairs, seats 0 and 2 against seats 1 and 3",
+    },
+    "out_scoring": {
+        "opponents": "the winner (or winning pair) scores the opponents' pips",
+        "all_others": "the winner's side scores the pips of every other hand, partner included",
+        "penalty": "everyone else adds their own pips to their own total; the winner adds 0",
+        "win": "the winner (or winning pair) scores 1",
+    },
+    "block_scoring": {
+        "difference": "the winner scores, for each opponent, that opponent's pips minus their own",
+        "opponents": "the winner (or winning pair) scores the opponents' pips",
+        "all_hands": "the winner's side scores every pip left in every hand, their own included",
+        "penalty": "everyone else adds their own pips to their own total; the winner adds 0",
+        "win": "the winner (or winning pair) scores 1",
+    },
+    "block_winner": {
+        "lowest_player": "the seat with the fewest pips wins (with pairs, for its pair)",
+        "lowest_team": "the pair whose two hands hold the fewest pips wins (no pairs: the "
+        "lowest seat)",
+    },
+    "tie": {
+        "play_order": "equal lowest hands: the tied seat that comes first in play order from "
+        "the hand's opener wins",
+        "none": "equal lowest hands of different sides: nobody wins the hand",
+    },
+    "match": {
+        "single": "one hand is the whole match",
+        "target": "hands are played until a side's total reaches `target`",
+        "rounds": "exactly `rounds` hands are played",
+    },
+}
+
+#: the fields that are not choice fields: their values and meaning
+OTHER_FIELDS: dict[str, tuple[str, str]] = {
+    "set": ("6, 9, 12, 15", "the highest pip: double-six, double-nine, ..."),
+    "players": ("the preset's range", "seats at the table"),
+    "hand_size": ("per player count", "tiles dealt to each player"),
+    "reserve": (
+        "per player count",
+        "tiles that stay face down in the boneyard and are never drawn",
+    ),
+    "target": ("points, or null", "the total that ends a `target` match"),
+    "rounds": ("hands, or null", "how many hands a `rounds` match has"),
+    "unit": ("1, 10", "points counted one by one, or in tens rounded half up"),
+    "stake": (
+        "chips, or null",
+        "what every player pays into the pot at each deal (null: no pot)",
+    ),
+}
+
+SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve", 15: "double-fifteen"}
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = heading.strip().lower()
+    kept = "".join(c for c in text if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def code(value: Any) -> str:
+    return "`null`" if value is None else f"`{value}`"
+
+
+def per_count(value: Any) -> dict[int, Any]:
+    """A count-dependent field as {players: value} (a plain value: the same for every count)."""
+    assert isinstance(value, dict)
+    return {int(k): v for k, v in value.items()}
+
+
+def counts_text(values: dict[int, Any], unit: Callable[[Any], str]) -> str:
+    """``3 or 4 players: 6 tiles; 5 players: 5 tiles`` (equal neighbours grouped)."""
+    groups: list[tuple[list[int], Any]] = []
+    for n, v in sorted(values.items()):
+        if groups and groups[-1][1] == v and groups[-1][0][-1] == n - 1:
+            groups[-1][0].append(n)
+        else:
+            groups.append(([n], v))
+    if len(groups) == 1:
+        return unit(groups[0][1])
+    parts = []
+    for ns, v in groups:
+        if len(ns) == 1:
+            who = f"{ns[0]}"
+        elif len(ns) == 2:
+            who = f"{ns[0]} or {ns[1]}"
+        else:
+            who = f"{ns[0]} to {ns[-1]}"
+        parts.append(f"{who} players: {unit(v)}")
+    return "; ".join(parts)
+
+
+def players_text(lo: int, hi: int) -> str:
+    if lo == hi:
+        return f"{lo} players"
+    return f"{lo} to {hi} players"
+
+
+def pip(n: int) -> str:
+    return f"{n} pip" if n == 1 else f"{n} pips"
+
+
+def tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
+def heaviest_order(top: int, count: int) -> str:
+    """The first ``count`` non-doubles of double-``top`` in the engine's heaviest order."""
+    singles = [t for t in full_set(top) if t.a != t.b]
+    singles.sort(key=lambda t: HEAVY_KEY[t.id], reverse=True)
+    return ", ".join(str(t) for t in singles[:count])
+
+
+# ------------------------------------------------------------ one preset, as a player reads it
+
+
+def deal_lines(entry: dict[str, Any]) -> list[str]:
+    r = entry["rules"]
+    top = r["set"]
+    total = len(full_set(top))
+    hands = per_count(r["hand_size"])
+    reserve = per_count(r["reserve"])
+    lines = [f"{SET_NAMES.get(top, f'double-{top}')} ({total} tiles)."]
+    dealt = counts_text(hands, lambda h: f"{tiles(h)} each")
+    lines.append(f"Deal: {dealt}.")
+    left = {n: total - n * h for n, h in hands.items()}
+    if all(k == 0 for k in left.values()):
+        lines.append(f"All {total} tiles are dealt.")
+    elif r["draw"] == "none":
+        lines.append("Left over, face down and out of play: " + counts_text(left, tiles) + ".")
+    else:
+        lines.append("Boneyard: " + counts_text(left, tiles) + ".")
+        if any(reserve.values()):
+            lines.append(
+                "Reserve, never drawn and face down to the end: "
+                + counts_text(reserve, tiles)
+                + "."
+            )
+    if r["draw"] == "none":
+        lines.append("Nobody draws.")
+    return lines
+
+
+def opening_lines(entry: dict[str, Any]) -> list[str]:
+    r = entry["rules"]
+    top = r["set"]
+    total = len(full_set(top))
+    opening = r["opening"]
+    lines = []
+    if opening == "highest_double":
+        lead = f"The player holding the highest double ({top}-{top}, else {top - 1}-{top - 1}, "
+        lead += "and so on down to 0-0) leads it."
+    elif opening == "double_six":
+        lead = "The player holding 6-6 leads it; without one, the highest double leads."
+    elif opening == "required_double":
+        lead = f"The player holding {top}-{top} leads it."
+    else:
+        lead = "A seat drawn by lot leads, with any tile it likes."
+    lines.append(f"First hand: {lead[0].lower()}{lead[1:]}")
+    wanted = 1 if opening == "required_double" else top + 1
+    undealt = max(total - n * h for n, h in per_count(r["hand_size"]).items())
+    if opening != "lot" and undealt >= wanted:
+        if r["no_double"] == "heaviest":
+            order = heaviest_order(top, 4)
+            lines.append(
+                "If no hand holds one, the holder of the heaviest tile leads it "
+                f"(most pips, ties to the higher half: {order}, ...)."
+            )
+        else:
+            lines.append("If no hand holds one, all tiles are shuffled and dealt again.")
+    if r["match"] != "single":
+        if r["next_round"] == "previous_winner":
+            lines.append(
+                "Later hands: the winner of the last hand leads, with any tile"
+                + (
+                    " (the seat that went out, or the pair's lowest hand)"
+                    if r["teams"] == "pairs"
+                    else ""
+                )
+                + "; after a hand nobody won, as in the first hand."
+            )
+        else:
+            lines.append("Later hands: opened exactly as the first.")
+    return lines
+
+
+def turn_lines(entry: dict[str, Any]) -> list[str]:
+    r = entry["rules"]
+    direction = "clockwise" if r["direction"] == "clockwise" else "counter-clockwise"
+    lines = [f"Play goes {direction}: {MEANING['direction'][r['direction']]}."]
+    draw = r["draw"]
+    if draw == "until_playable":
+        lines.append(
+            "You must play a tile that fits if you have one. Without one, draw from the "
+            "boneyard, one tile at a time, until a tile fits, and play it; when nothing more "
+            "may be drawn, pass."
+        )
+    elif draw == "one_then_pass":
+        lines.append(
+            "You must play a tile that fits if you have one. Without one, draw a single tile: "
+            "that ends your turn, even if the tile would fit. With nothing to draw, pass."
+        )
+    else:
+        lines.append("You must play a tile that fits if you have one; without one, you pass.")
+    layout = r["layout"]
+    if layout == "line":
+        lines.append("The tiles form a line with two open ends; a double lies across it.")
+    elif layout == "cross":
+        lines.append(
+            "The opening double opens four arms (north, east, south, west). Until each of them "
+            "holds a tile, only the empty arms take one; then every arm grows freely."
+        )
+    elif layout == "star":
+        lines.append(
+            "The opening double opens four sides (north, east, south, west); once each side "
+            "holds a tile, the four diagonals open as well. A covered side may grow at any time."
+        )
+    return lines
+
+
+def who_wins_closed(r: dict[str, Any]) -> str:
+    pairs = r["teams"] == "pairs"
+    if r["block_winner"] == "lowest_team" and pairs:
+        winner = "the pair whose two hands hold the fewest pips wins"
+    elif pairs:
+        winner = "the seat with the fewest pips wins for its pair"
+    else:
+        winner = "the player with the fewest pips wins"
+    if r["tie"] == "play_order":
+        tie = "equal lowest: the one first in play order from the hand's opener"
+    elif pairs:
+        tie = "equal lowest in both pairs: nobody wins and nobody scores"
+    else:
+        tie = "equal lowest: nobody wins and nobody scores"
+    return f"{winner} ({tie})"
+
+
+def points_text(mode: str, r: dict[str, Any]) -> str:
+    pairs = r["teams"] == "pairs"
+    side = "the winning pair" if pairs else "the winner"
+    if mode == "opponents":
+        return f"{side} scores the pips left in the opponents' hands"
+    if mode == "all_others":
+        return f"{side} scores the pips left in all other hands, the partner's included"
+    if mode == "all_hands":
+        return f"{side} scores every pip left in every hand, their own included"
+    if mode == "difference":
+        return (
+            f"{side} scores, for each opponent, that opponent's pips minus the winning hand's "
+            "(three players holding 15, 19 and 22: the 15 scores 4 + 7 = 11)"
+        )
+    if mode == "win":
+        return f"{side} scores 1 point"
+    if mode == "penalty":
+        return "every other player adds the pips left in their own hand to their own total; " + (
+            "the winning pair adds 0" if pairs else "the winner adds 0"
+        )
+    raise KeyError(mode)
+
+
+def scoring_lines(entry: dict[str, Any]) -> list[str]:
+    r = entry["rules"]
+    lines = [
+        f"Going out (dominó): the player who lays their last tile wins the hand; "
+        f"{points_text(r['out_scoring'], r)}.",
+        "Closed hand (every player passed, one after another): "
+        f"{who_wins_closed(r)}; {points_text(r['block_scoring'], r)}.",
+    ]
+    if r["unit"] == 10:
+        lines.append("Points are counted in tens, rounded half up, hand by hand.")
+    if r["stake"] is not None:
+        lines.append(
+            f"Pot: at every deal each player pays {r['stake']} chip"
+            + ("" if r["stake"] == 1 else "s")
+            + " into the pot; the hand's winner takes it all, tied lowest hands split it, "
+            "and what cannot be split stays for the next hand."
+        )
+    return lines
+
+
+def match_text(r: dict[str, Any]) -> str:
+    penalty = r["out_scoring"] == "penalty"
+    unit = " (in tens)" if r["unit"] == 10 else ""
+    if r["match"] == "single":
+        if penalty:
+            return "One hand: the lowest total wins."
+        return "One hand: its winner wins the match; a hand nobody wins is a draw."
+    if r["match"] == "rounds":
+        best = "lowest" if penalty else "highest"
+        return f"Exactly {r['rounds']} hands: the {best} total wins; equal totals are a draw."
+    if penalty:
+        return (
+            f"Hands are played until someone's total reaches {r['target']}{unit}; "
+            "then the lowest total wins (equal lowest share the win)."
+        )
+    side = "a pair" if r["teams"] == "pairs" else "someone"
+    return (
+        f"Hands are played until {side} reaches {r['target']} points{unit}; "
+        "the highest total then wins (equal totals share the win)."
+    )
+
+
+def mode_lines(entry: dict[str, Any]) -> list[str]:
+    modes = entry.get("modes") or {}
+    lines = []
+    for name, overrides in modes.items():
+        merged = dict(entry["rules"], **overrides)
+        given = ", ".join(f"`{k}: {'null' if v is None else v}`" for k, v in overrides.items())
+        lines.append(f"`{name}` ({given}): {match_text(merged)}")
+    return lines
+
+
+def preset_section(entry: dict[str, Any]) -> list[str]:
+    pid = entry["id"]
+    r = entry["rules"]
+    players = players_text(entry["players"]["min"], entry["players"]["max"])
+    teams = " in two pairs (seats 0 and 2 against 1 and 3)" if r["teams"] == "pairs" else ""
+    preset = PRESETS[pid]
+    out = [
+        f"### {pid}",
+        "",
+        f"**{entry['name']}**, from text {entry['source']}. {preset.description}",
+        "",
+        f"- **Players**: {players}{teams}.",
+        "- **Tiles**: " + " ".join(deal_lines(entry)),
+        "- **Who leads**: " + " ".join(opening_lines(entry)),
+        "- **A turn**: " + " ".join(turn_lines(entry)),
+        "- **Scoring**: " + " ".join(scoring_lines(entry)),
+        f"- **Match**: {match_text(r)}",
+    ]
+    modes = mode_lines(entry)
+    if modes:
+        out.append("- **Modes** (chosen at creation as `rules` overrides):")
+        out += [f"  - {line}" for line in modes]
+    out.append("")
+    return out
+
+
+# ------------------------------------------------------------------ tables
+
+
+def cell(value: Any) -> str:
+    if isinstance(value, dict):
+        values = set(value.values())
+        if len(values) == 1:
+            return code(next(iter(values)))
+        return " ".join(f"{k}p&nbsp;{v}" for k, v in value.items())
+    return code(value)
+
+
+def summary_table(entries: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "| preset | name | text | players | tiles each | draw | going out | closed hand | match |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for e in entries:
+        r = e["rules"]
+        lo, hi = e["players"]["min"], e["players"]["max"]
+        players = f"{lo}" if lo == hi else f"{lo}{DASH}{hi}"
+        if r["teams"] == "pairs":
+            players += ", pairs"
+        if r["match"] == "single":
+            match = "one hand"
+        elif r["match"] == "rounds":
+            match = f"{r['rounds']} hands"
+        else:
+            match = f"to {r['target']}"
+        out.append(
+            f"| [`{e['id']}`](#{slug(e['id'])}) | {e['name']} | {e['source']} | {players} | "
+            f"{cell(r['hand_size'])} | `{r['draw']}` | `{r['out_scoring']}` | "
+            f"`{r['block_scoring']}` | {match} |"
+        )
+    return out
+
+
+def field_table() -> list[str]:
+    out = ["| field | values | meaning |", "|---|---|---|"]
+    for name in FIELD_NAMES:
+        if name in CHOICES:
+            meanings = MEANING[name]
+            values = ", ".join(code(v) for v in CHOICES[name])
+            meaning = "; ".join(f"{code(v)}: {meanings[v]}" for v in CHOICES[name])
+        else:
+            values, meaning = OTHER_FIELDS[name]
+        out.append(f"| `{name}` | {values} | {meaning} |")
+    for name, meanings in MEANING.items():  # a described field the engine no longer has
+        assert name in FIELD_NAMES, name
+        assert set(meanings) == set(CHOICES[name]), name
+    assert set(OTHER_FIELDS) | set(CHOICES) == set(FIELD_NAMES), "describe every field"
+    assert UNIT == (1, 10), "the unit row says 1 and 10"
+    return out
+
+
+def settings_table(entries: list[dict[str, Any]]) -> list[str]:
+    head = "| field | " + " | ".join(f"`{e['id']}`" for e in entries) + " |"
+    out = [head, "|---" * (len(entries) + 1) + "|"]
+    players = [
+        f"{e['players']['min']}"
+        + ("" if e["players"]["min"] == e["players"]["max"] else f"{DASH}{e['players']['max']}")
+        for e in entries
+    ]
+    out.append("| `players` | " + " | ".join(players) + " |")
+    for name in FIELD_NAMES:
+        if name == "players":
+            continue
+        out.append(f"| `{name}` | " + " | ".join(cell(e["rules"][name]) for e in entries) + " |")
+    return out
+
+
+# ------------------------------------------------------------------ the page
+
+INTRO = """\
+# Dominoes rules
+
+<!-- Generated by docs/gen_rules.py from the engine's preset table and ruleset fields
+(shared/domino/engine/rules.py). Do not edit by hand: run `{command}`.
+tests/test_docs.py fails when this page and the code differ. -->
+
+The game comes from five Spanish rule texts; a preset's `source` names its text:
+{sources}
+
+The texts disagree on most points, so the engine offers each text's game as a **preset** of one
+configurable **ruleset**, and settles every point the texts leave open
+([Exact answers](#exact-answers)). `GET /rules` lists the same presets and fields as JSON
+([openapi.yaml](openapi.yaml)); how the engine is built is in [engine.md](engine.md), and the
+HTTP API around it in [api.md](api.md).
+
+## Contents
+- [Tiles](#tiles) · [A turn](#a-turn) · [Ends](#ends) · [Scoring words](#scoring-words)
+- [The presets](#the-presets): {preset_links}
+- [The ruleset fields](#the-ruleset-fields) · [Every preset's fields](#every-presets-fields)
+- [Exact answers](#exact-answers) · [Changing the rules](#changing-the-rules)
+"""
+
+TILES_SECTION = """\
+## Tiles
+A set "double-N" holds every tile a-b with 0 ≤ a ≤ b ≤ N, once: {sets}. A tile is written `"a-b"`
+with the lower half first (`"3-5"`, `"0-0"`); `"5-3"` is read as the same tile. A tile's pips are
+a + b. A double is a tile with both halves equal.
+
+The **heaviest** tile (the lead when no hand holds the double the opening asks for) is the one
+with the most pips, ties going to the one with the higher half: in double-six {heavy}, and so on.
+"""
+
+TURN_SECTION = """\
+## A turn
+1. On your turn you do exactly one thing: lay a tile that matches an open end, draw, or pass.
+2. You must play when you can. You may draw only when no tile of yours fits and the boneyard holds
+   more tiles than the preset's reserve. With `until_playable` you keep the turn after a draw (you
+   draw again or play the tile that now fits); with `one_then_pass` the draw ends your turn.
+3. You may pass only when you can neither play nor draw. A pass is a move you make, not something
+   that happens by itself.
+4. The hand ends when a player lays their last tile (**dominó**, going out), or when it is
+   **closed**: every player in turn has passed, one after another, without a play or a draw in
+   between. Players therefore draw down to the reserve before the hand can close.
+5. Then the hand is scored ([Scoring words](#scoring-words)) and, if the match goes on, the next
+   hand is dealt at once.
+"""
+
+ENDS_SECTION = """\
+## Ends
+A play names the end it goes on (`end`); the end names of each layout are:
+{names}
+
+- **line**: the first tile a-b opens `left` = a and `right` = b. A double lies across the line and
+  changes nothing else.
+- **cross**: the first tile is a double; it opens its four arms, each showing its number. Until
+  every arm holds a tile, only the empty arms take one; after that every arm grows.
+- **star**: the first tile is a double; it opens the four sides as a cross does. The four
+  diagonals open once every side holds a tile. A side that holds a tile may grow before the star
+  is complete.
+
+Only the opening double of a cross or a star opens extra arms: any later double is an ordinary
+tile.
+"""
+
+SCORING_SECTION = """\
+## Scoring words
+p(x) is the number of pips left in x's hand when the hand ends. A *side* is a player, or with
+pairs the two partners. `out_scoring` says what the winner scores after going out,
+`block_scoring` after a closed hand.
+- `opponents`: the winning side scores the sum of p over the opponents (a partner never counts).
+- `all_others`: the winning side scores p of every other hand, the partner's included.
+- `difference`: the winner scores the sum, over each opponent, of p(opponent) - p(winner): hands
+  of 15, 19 and 22 give the 15 a score of 4 + 7 = 11. After going out (p = 0) this is the same
+  as `opponents`.
+- `all_hands`: the winning side scores every pip left in every hand, its own included: 10
+  against 25 scores 35 for the 10.
+- `win`: the winning side scores 1.
+- `penalty`: every player off the winning side adds their own p to their own total; the winning
+  side adds 0. The match then ends when a total reaches the target, and the **lowest** total
+  wins ([Penalty scoring](#penalty-scoring)).
+"""
+
+ANSWERS_SECTION = """\
+## Exact answers
+The rule texts leave these points open; this is what the engine does.
+
+### Seats and play order
+Seats are numbered 0 to n-1 around the table. `clockwise` plays 0, 1, 2, ... after the opener;
+`counterclockwise` plays 0, n-1, n-2, ... With pairs, seats 0 and 2 play against seats 1 and 3,
+and only with exactly four players.
+
+### Who leads a hand
+- The opener is found when the hand is dealt. The holder of the double the opening rule asks for
+  must lead that very tile (any other tile is refused as `must_lead_opening_tile`); so must the
+  holder of the heaviest tile when no hand holds such a double and the rule is `heaviest`.
+- A seat chosen by `lot`, or a previous winner under `next_round: previous_winner`, leads any tile.
+- Under `previous_winner` the previous winner is the seat that went out, or the seat whose hand
+  decided a closed hand (with pairs: the seat, not its partner). After a hand nobody won, the
+  next hand is opened by the first hand's rule.
+- `same_as_first` opens every hand by the opening rule again, forced lead included.
+- A deal the opening rule cannot use (no hand holds the double, under `no_double: reshuffle`) is
+  shuffled and dealt again; the game view counts these re-deals of the current hand in
+  `reshuffles`. After 10,000 re-deals in a row the rules are refused as unplayable.
+
+### The first tile
+The first tile is laid with `end` null; an `end` sent with it is ignored. It opens the ends as
+[Ends](#ends) says.
+
+### Legal plays and naming an end
+`you.legal` lists a tile once for every open end it fits, even when two ends show the same
+number. A play must name its `end` when the tile fits more than one open end (else
+`end_required`); a tile that fits no open end, or not the end named, or an arm that is not open
+yet, is `tile_does_not_match`.
+
+### Drawing and the reserve
+`drawable` = tiles in the boneyard - the reserve, never below 0, and always 0 under
+`draw: none`. Drawing while holding a tile that fits is `must_play`; drawing when nothing is
+drawable is `cannot_draw`. Under `one_then_pass` the turn passes with the draw, even when the
+drawn tile fits.
+
+### Passing and a closed hand
+Passing while you can play or draw is `cannot_pass`. A hand closes after n passes in a row, n
+being the number of players; any play or draw (a `one_then_pass` draw too) starts the count again.
+
+### Who wins a closed hand
+- `lowest_player`: the single hand with the fewest pips decides (with pairs, for its pair).
+- `lowest_team`: with pairs, the pair with the fewest pips in its two hands wins, and its seat
+  with the lower hand is the one compared under `difference` (and leads next under
+  `previous_winner`); without pairs it is the same as `lowest_player`.
+- Equal lowest values, `tie: play_order`: the tied seat that comes first in play order from the
+  hand's opener wins. `tie: none`: if the tied seats belong to different sides, nobody wins,
+  nobody scores (under `penalty` nobody adds anything), and a pool pot is split among the tied
+  seats; two partners tied for lowest are no tie, their pair wins.
+
+### Pairs
+Both seats of a pair show the pair's score and, in `last_hand.points`, the pair's points; the
+pair that reaches the target ends the match. `difference` compares the winning seat's own hand
+with each opponent's hand.
+
+### Penalty scoring
+`penalty` is always set on both `out_scoring` and `block_scoring`. Each seat off the winning side
+adds its own pips, the winning side adds 0; with pairs each seat's total is its pair's, and
+`last_hand.points` shows what each seat added. The match ends when any total reaches the target;
+the lowest total wins, and equal lowest totals share the win. With `match: single` the lowest
+total after the one hand wins.
+
+### Points in tens
+With `unit: 10` every seat's points of a hand are divided by ten, rounded half up (15 → 2, 14 →
+1), before they are added; `win` scoring stays 1 a hand. `target` is counted in the same unit (300
+points are a target of 30).
+
+### The pool
+With a `stake`, each seat's `chips` is its net winnings, starting at 0. Every player pays the
+stake into the pot when a hand is dealt (after any re-deal), so chips may go below 0; the view
+shows the `pot`. The hand's winners take the pot, split evenly between them (a pair's two seats
+too); what does not divide evenly stays in the pot for the next hand.
+
+### Match end
+- `single`: the hand's winners win the match; a hand nobody won is a draw (`draw: true`,
+  `match_winners` empty).
+- `target`: after each hand, once any total has reached the target, the match is over and the
+  side with the best total wins (highest; lowest under `penalty`); equal best totals share the
+  win.
+- `rounds`: after that many hands the best total wins; equal best totals are a draw.
+- A player who leaves during play is replaced by a bot and listed in `result.forfeits`; their
+  side never wins the match, and the best remaining side wins instead.
+
+### In JSON
+A game view's `rules` object holds every field, `hand_size` and `reserve` as plain numbers for
+the game's player count. In `GET /rules` they are objects keyed by the count as a string
+(`{"3": 6, "4": 6, "5": 5}`); an override in `POST /games` may give either form. `teams` is
+`null` or `"pairs"`; `target`, `rounds` and `stake` are numbers or `null`.
+
+### What a player sees
+Another player's hand, the boneyard and the tiles others drew are never shown, not in the
+view, the move log nor an error message. A drawn tile is shown to its drawer only. Every hand is
+shown when the hand ends (`last_hand`). Hands, boneyard and board always make up the whole set,
+each tile once.
+"""
+
+CHANGING_SECTION = """\
+## Changing the rules
+`POST /games` takes the preset and may override single fields in `rules` (the names and values of
+[The ruleset fields](#the-ruleset-fields)); with four players, for example, `teams: "pairs"` plays
+any four-player preset in pairs. A mode is such a set of overrides. The engine refuses, as 400
+`invalid_request`, a combination no game can be played with:
+- hands that need more tiles than the set has, or a reserve larger than what is left;
+- pairs with other than four players;
+- a `cross` or `star` with `opening: lot`, with `next_round: previous_winner`, or with
+  `no_double` other than `reshuffle` (both layouts must open with a double);
+- `penalty` on only one of `out_scoring` and `block_scoring`;
+- `match: target` without a `target`, `match: rounds` without `rounds`;
+- a player count outside the preset's range, an unknown field or a value outside its list.
+"""
+
+
+def render() -> str:
+    entries = [preset.describe() for preset in PRESETS.values()]
+    sets = ", ".join(f"double-{top} = {len(full_set(top))} tiles" for top in SETS)
+    names = "\n".join(
+        f"- `{layout}`: " + ", ".join(f"`{n}`" for n in arms) for layout, arms in ARM_NAMES.items()
+    )
+    sources = "\n".join(f"- {tag}: {text}" for tag, text in SOURCES.items())
+    preset_links = " · ".join(f"[{e['id']}](#{slug(e['id'])})" for e in entries)
+    lines: list[str] = [
+        INTRO.format(command=COMMAND, sources=sources, preset_links=preset_links),
+        TILES_SECTION.format(sets=sets, heavy=heaviest_order(6, 6)),
+        TURN_SECTION,
+        ENDS_SECTION.format(names=names),
+        SCORING_SECTION,
+        "## The presets",
+        "Each preset below is a game from one of the texts, described as its players would read "
+        "it; the exact settings are in [Every preset's fields](#every-presets-fields).",
+        "",
+        *summary_table(entries),
+        "",
+    ]
+    for entry in entries:
+        assert entry["source"] in SOURCES, entry["source"]
+        lines += preset_section(entry)
+    lines += [
+        "## The ruleset fields",
+        "Every preset sets every field; a game may override them when it is created. The same "
+        "names and values are a game view's `rules` object.",
+        "",
+        *field_table(),
+        "",
+        "## Every preset's fields",
+        "The preset table as the engine holds it (`GET /rules` gives the same); a value given "
+        "per player count is written `3p 6`.",
+        "",
+        *settings_table(entries),
+        "",
+        ANSWERS_SECTION,
+        CHANGING_SECTION.rstrip("\n"),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--write" in argv:
+        PAGE.write_text(text, encoding="utf-8")
+        return 0
+    if "--check" in argv:
+        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
+        if current != text:
+            print(f"docs/rules.md is out of date: run {COMMAND}", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
