@@ -29,9 +29,9 @@ and a run then repeats exactly. Keep the machine otherwise idle: a busy core giv
 fewer worlds in its budget. The deals are spread over ``--workers`` processes (2).
 
 ``--calibrate`` prints, on one process, what the budget buys: microseconds a rollout (one hand
-played out from a position, on the line layout's plain-int path and on ``Match.apply``'s) and the
-worlds the expert deals a move within the budget, on positions of strategist play where the seat
-has a choice.
+played out from a position on plain ints, ``expert._play_from``: the line's own loop or any
+layout's) and the worlds the expert deals a move within the budget, on positions of strategist
+play where the seat has a choice.
 """
 
 from __future__ import annotations
@@ -304,7 +304,7 @@ def calibrate(budget_ms: float) -> dict[str, Any]:
     from domino.engine import expert
 
     print(
-        f"\n{'preset':14} {'layout':6} {'us a rollout':>12} {'(apply)':>8} "
+        f"\n{'preset':14} {'layout':6} {'us a rollout':>12} "
         f"{'worlds a move at ' + str(budget_ms) + ' ms: p10':>34} {'p50':>5} {'p90':>5}"
     )
     figures: dict[str, Any] = {}
@@ -318,31 +318,25 @@ def calibrate(budget_ms: float) -> dict[str, Any]:
         for k, match in enumerate(found):
             hands, boneyard = expert.observe(match, match.turn).sample(random.Random(k))
             prepared.append((expert._table(match), hands, boneyard))
-        timings = {}
-        for name, rollout in (("fast", expert._rollout_line), ("apply", expert._rollout)):
-            if name == "fast" and not found[0]._simple:
-                continue
-            started = time.perf_counter()
-            for _ in range(5):
-                for table, hands, boneyard in prepared:
-                    rollout(expert._clone(table, hands, boneyard))
-            timings[name] = (time.perf_counter() - started) / (5 * len(prepared)) * 1e6
+        started = time.perf_counter()
+        for _ in range(5):
+            for table, hands, boneyard in prepared:
+                expert._play_from(table, hands, boneyard)
+        us = (time.perf_counter() - started) / (5 * len(prepared)) * 1e6
         worlds.sort()
-        fast = f"{timings['fast']:.0f}" if "fast" in timings else "-"
         print(
-            f"{preset:14} {found[0].layout.name:6} {fast:>12} {timings['apply']:>8.0f} "
+            f"{preset:14} {found[0].layout.name:6} {us:>12.0f} "
             f"{percentile(worlds, 0.1):>34.0f} {percentile(worlds, 0.5):>5.0f} "
             f"{percentile(worlds, 0.9):>5.0f}",
             flush=True,
         )
         figures[preset] = {
-            "us_per_rollout": timings.get("fast", timings["apply"]),
-            "us_per_rollout_apply": timings["apply"],
+            "us_per_rollout": us,
             "worlds_p10": percentile(worlds, 0.1),
             "worlds_p50": percentile(worlds, 0.5),
             "worlds_p90": percentile(worlds, 0.9),
         }
-    print("(a rollout: copy the table with a world's hands, play the hand out, score it)")
+    print("(a rollout: a world's hands from the table, the hand played out on plain ints, scored)")
     return figures
 
 

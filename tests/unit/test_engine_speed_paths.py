@@ -145,8 +145,11 @@ def test_kit_follows_the_ruleset_object() -> None:
     for rules in (two, four, two, resolve_rules("dos-jugadores", 2), four):
         m = Match.start(rules, seed=1)
         assert len(m.ends) == (2 if rules.layout == "line" else 4)
-        assert m._orders == tuple(
+        orders, dealing = kit_module.kit_of(rules)[9:]
+        assert orders == tuple(
             tuple((first + i) % rules.players for i in range(rules.players))
             for first in range(rules.players)
         )
-        assert m._dealing[0] == 28 and m._dealing[2] == rules.players * rules.hand_size
+        assert m.play_order() == list(orders[m.opener])
+        assert m.next_seats == tuple((s + 1) % rules.players for s in range(rules.players))
+        assert dealing[0] == 28 and dealing[2] == rules.players * rules.hand_size

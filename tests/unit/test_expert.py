@@ -7,10 +7,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from domino.engine import DRAW, PASS, PRESETS, Match, Play, choose_move, resolve_rules
+from domino.engine import (
+    DRAW,
+    PASS,
+    PRESETS,
+    HandResult,
+    Match,
+    Move,
+    Play,
+    choose_move,
+    resolve_rules,
+)
 from domino.engine import expert as ex
 from domino.engine.movelog import DRAW_CODES
-from domino.engine.tiles import SUIT, bits, full_set, parse_tile
+from domino.engine.tiles import HIGH, LOW, PIPS, SUIT, bits, full_set, parse_tile
 from engine_helpers import random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -239,37 +249,87 @@ def test_the_same_seed_and_sample_count_make_the_same_choice() -> None:
         assert len(moves) == 1
 
 
-def test_the_line_rollout_plays_as_the_engine_does() -> None:
-    """``_rollout_line`` (plain ints) ends every hand as ``_rollout`` (``Match.apply``) does."""
-    checked = 0
-    for pid, n in (("dos-jugadores", 2), ("parejas-111", 4), ("clasico", 5), ("buho21", 3)):
-        for seed in range(60):
-            m = played_into(pid, n, seed, seed % 7 + 1)
+def policy_move(m: Match, seat: int) -> Move:
+    """The rollout policy's move on a real match, through its public surface only: of the legal
+    plays in ``legal_moves`` order the first with the best ``4 * tiles left of the number it
+    shows + pips + 6 for a double``; with none, draw, else pass. The plain rollouts
+    (``_play_line``, ``_play_out``) must make exactly these moves."""
+    legal = m.legal_moves()
+    if not legal:
+        return DRAW if m.can_draw() else PASS
+    hand = m.hands[seat]
+    best, best_score = legal[0], -1
+    for p in legal:
+        t = p.tile.id
+        rest = hand & ~(1 << t)
+        if p.end is None:
+            follow = (rest & (SUIT[LOW[t]] | SUIT[HIGH[t]])).bit_count()
+        else:
+            follow = (rest & SUIT[PIPS[t] - m.ends[m.layout.index[p.end]]]).bit_count()
+        score = 4 * follow + PIPS[t] + (6 if LOW[t] == HIGH[t] else 0)
+        if score > best_score:
+            best, best_score = p, score
+    return best
+
+
+def played_by_the_engine(
+    m: Match, hands: list[int], boneyard: list[int], first: Play | None = None
+) -> HandResult:
+    """The hand of ``m`` in play, in the world (``hands``, ``boneyard``), played to its end by
+    ``Match.apply`` with the rollout policy for every seat (``first`` laid first)."""
+    w = m.copy()
+    w.hands, w.boneyard = list(hands), list(boneyard)
+    number = w.hand_number
+    if first is not None:
+        w.apply(w.turn, first, 0)  # type: ignore[arg-type]
+    while w.hand_number == number and w.turn is not None:
+        w.apply(w.turn, policy_move(w, w.turn), 0)
+    assert w.last is not None and w.last.number == number
+    return w.last
+
+
+#: line, cross and star; draw until playable, one then pass, none; pairs and penalty
+ROLLOUTS = [
+    ("dos-jugadores", 2, None),
+    ("parejas-111", 4, None),
+    ("clasico", 5, None),
+    ("buho21", 3, None),
+    ("multicolor-plus", 2, None),
+    ("cruzado", 4, None),
+    ("cruzado", 3, {"draw": "one_then_pass"}),
+    ("chipre", 4, None),
+    ("chipre", 7, None),
+]
+
+
+def test_the_rollouts_play_as_the_engine_does() -> None:
+    """``_play_line`` (the line, on plain ints) and ``_play_out`` (any layout) end every hand
+    from the table as ``Match.apply`` does with the same policy: the same points and winners."""
+    checked: dict[str, int] = {}
+    for pid, n, overrides in ROLLOUTS:
+        for seed in range(40):
+            m = Match.start(resolve_rules(pid, n, overrides), seed=seed)
+            rng = random.Random(seed)
+            for _ in range(seed % 7 + 1):
+                if m.status != "playing" or m.hand_number != 1:
+                    break
+                random_step(m, rng)
             if m.status != "playing" or m.hand_number != 1 or not m.open_arms:
                 continue
-            know = ex.observe(m, m.turn)  # type: ignore[arg-type]
-            hands, boneyard = know.sample(random.Random(seed))
-            table = ex._table(m)
-            slow, fast = ex._clone(table, hands, boneyard), ex._clone(table, hands, boneyard)
-            ex._rollout(slow)
-            outcome = ex._rollout_line(fast)
-            assert (outcome.points, outcome.winners) == (slow.outcome.points, slow.outcome.winners)
-            assert fast.hands == slow.hands
-            checked += 1
-    assert checked > 150
+            hands, boneyard = ex.observe(m, m.turn).sample(rng)  # type: ignore[arg-type]
+            got = ex._play_from(ex._table(m), hands, boneyard)
+            want = played_by_the_engine(m, hands, boneyard)
+            assert (tuple(got.points), tuple(got.winners)) == (want.points, want.winners)
+            checked[m.layout.name] = checked.get(m.layout.name, 0) + 1
+    assert checked["line"] > 100 and checked["cross"] > 40 and checked["star"] > 40, checked
 
 
-def test_a_candidate_laid_on_the_line_without_a_copy_ends_as_through_apply() -> None:
-    """``_line_outcome`` (no copy of the table) gives each candidate the outcome that
-    ``_clone`` + ``Match.apply`` + ``_rollout`` give, the first tile of a lot's lead included."""
-    checked = 0
-    for pid, n, overrides in (
-        ("dos-jugadores", 2, None),
-        ("parejas-111", 4, None),
-        ("clasico", 3, {"opening": "lot"}),
-        ("multicolor-plus", 2, None),
-    ):
-        for seed in range(40):
+def test_a_candidate_laid_without_a_copy_ends_as_through_apply() -> None:
+    """``_line_outcome`` and ``_layout_outcome`` (no match copied) give each candidate the
+    outcome that laying it with ``Match.apply`` and playing on give, first tiles included."""
+    checked: dict[str, int] = {}
+    for pid, n, overrides in [*ROLLOUTS, ("clasico", 3, {"opening": "lot"})]:
+        for seed in range(30):
             m = Match.start(resolve_rules(pid, n, overrides), seed=seed)
             rng = random.Random(seed)
             for _ in range(seed % 9):
@@ -281,15 +341,14 @@ def test_a_candidate_laid_on_the_line_without_a_copy_ends_as_through_apply() -> 
             seat = m.turn
             hands, boneyard = ex.observe(m, seat).sample(rng)
             table = ex._table(m)
+            outcome = ex._line_outcome if m.layout.simple else ex._layout_outcome
             for play in ex._candidates(m):
-                w = ex._clone(table, hands, boneyard)
-                w.apply(seat, play, 0)
-                if w.turn is not None:
-                    ex._rollout(w)
-                got = ex._line_outcome(table, hands, boneyard, seat, play)
-                assert (got.points, got.winners) == (w.outcome.points, w.outcome.winners)
-                checked += 1
-    assert checked > 300
+                got = outcome(table, hands, boneyard, seat, play)
+                want = played_by_the_engine(m, hands, boneyard, play)
+                assert (tuple(got.points), tuple(got.winners)) == (want.points, want.winners)
+                key = m.layout.name + (" first" if not m.open_arms else "")
+                checked[key] = checked.get(key, 0) + 1
+    assert min(checked.values()) >= 5 and len(checked) == 6, checked
 
 
 def test_the_value_counts_the_partner_and_penalties_the_other_way() -> None:

@@ -23,9 +23,9 @@ from .errors import (
 )
 from .expert import DEFAULT_BUDGET_MS
 from .layouts import ARM_NAMES, LAYOUTS, Layout
-from .match import ApplyResult, Match, validate_move
+from .match import ApplyResult, Match
 from .movelog import LogCode, MoveRecord, redact_move
-from .moves import DRAW, PASS, Draw, Move, Pass, Play
+from .moves import DRAW, PASS, Draw, Move, Pass, Play, validate_move
 from .outcome import HandEnd, HandResult
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
 from .tiles import Tile, full_set, parse_tile

@@ -70,8 +70,11 @@ def choose_move(
 
 def _voids(match: Match, seat: int, seen: MatchView) -> dict[int, set[int]]:
     """Numbers each other seat is known not to hold, from this hand's public log."""
-    scratch = Match._blank(match.rules)
-    arms = match.layout.index
+    layout = match.layout  # the board replayed from the log, for the open numbers at each move
+    ends = [-1] * layout.arms
+    arm_len = [0] * layout.arms
+    open_arms: tuple[int, ...] = ()
+    arms = layout.index
     top = match.rules.set
     voids: dict[int, set[int]] = {s: set() for s in range(match.players) if s != seat}
     for rec in moves(match, seat):
@@ -83,9 +86,9 @@ def _voids(match: Match, seat: int, seen: MatchView) -> dict[int, set[int]]:
             tid = parse_tile(rec["tile"], top).id
             end = rec["end"]
             arm = -1 if end is None else arms[end]
-            scratch._place(tid, arm)
-        elif action in ("draw", "pass") and who is not None and who != seat and scratch.open_arms:
-            open_numbers = {scratch.ends[a] for a in scratch.open_arms}
+            open_arms = layout.lay(ends, arm_len, tid, arm)
+        elif action in ("draw", "pass") and who is not None and who != seat and open_arms:
+            open_numbers = {ends[a] for a in open_arms}
             if action == "draw":
                 voids[who] = open_numbers
             else:

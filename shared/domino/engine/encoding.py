@@ -18,9 +18,9 @@ from typing import Any
 
 from .errors import InvalidInput
 from .layouts import LAYOUTS
-from .match import ApplyResult, Match
+from .match import Match
 from .movelog import BY_VALUE, DRAW_CODES, PLAY_CODES, SEATED, Entry
-from .outcome import HandEnd
+from .outcome import HandEnd, HandEnded
 from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
 from .tiles import SETS, set_size
 
@@ -187,11 +187,12 @@ def encode(m: Match) -> bytes:
     # the order of forfeits is kept: it is rarely more than one seat
     for s in m.forfeits:
         w.put(s, sw)
-    if m._ended is None:
+    ended = m.ended
+    if ended is None:
         w.put(0, 1)
     else:
         w.put(1, 1)
-        number, end, winners, points, hands, win_seat = m._ended
+        number, end, winners, points, hands, win_seat = ended
         w.uvar(m.hand_number - number)
         w.put(_END_BIT[end], 1)
         w.put(sum(1 << s for s in winners), n)
@@ -240,51 +241,53 @@ def _decode(body: bytes) -> Match:
     n = r.players
     tw, sw, aw, pw = _widths(r)
     total = set_size(r.set)
-    m = Match._blank(r)
-    m.seed = rd.svar() if rd.get(1) else None
+    seed = rd.svar() if rd.get(1) else None
     finished = bool(rd.get(1))
-    m.status = "finished" if finished else "playing"
-    m.hand_number = rd.uvar()
-    m._plain = ApplyResult(None, False, False, m.hand_number)
-    m.reshuffles = rd.uvar()
-    m.opener = rd.get(sw)
-    if finished:
-        m.turn = None
-    else:
+    hand_number = rd.uvar()
+    reshuffles = rd.uvar()
+    opener = rd.get(sw)
+    turn: int | None = None
+    if not finished:
         turn = rd.get(sw)
-        m.turn = None if turn >= n else turn
-    m.forced = rd.get(tw + 1) - 1
-    m.passes = rd.get(pw)
-    m.hands = [rd.get(total) for _ in range(n)]
-    m.boneyard = [rd.get(tw) for _ in range(rd.get(tw + 1))]
-    m.scores = [rd.svar() for _ in range(n)]
+        if turn >= n:
+            turn = None
+    forced = rd.get(tw + 1) - 1
+    passes = rd.get(pw)
+    hands = [rd.get(total) for _ in range(n)]
+    boneyard = [rd.get(tw) for _ in range(rd.get(tw + 1))]
+    scores = [rd.svar() for _ in range(n)]
+    chips = None
+    pot = 0
     if r.stake is not None:
-        m.chips = [rd.svar() for _ in range(n)]
-        m.pot = rd.uvar()
+        chips = [rd.svar() for _ in range(n)]
+        pot = rd.uvar()
     count = rd.get(n).bit_count()
-    m.forfeits = [rd.get(sw) for _ in range(count)]
+    forfeits = [rd.get(sw) for _ in range(count)]
+    ended: HandEnded | None = None
+    match_winners: tuple[int, ...] = ()
+    is_draw = False
     if rd.get(1):
-        number = m.hand_number - rd.uvar()
+        number = hand_number - rd.uvar()
         end = _END_OF_BIT[rd.get(1)]
         wmask = rd.get(n)
         win_seat = rd.get(sw) - 1
         points = tuple(rd.svar() for _ in range(n))
-        hands = tuple(rd.get(total) for _ in range(n))
-        m._ended = (
+        last_hands = tuple(rd.get(total) for _ in range(n))
+        ended = (
             number,
             end,
             tuple(s for s in range(n) if wmask >> s & 1),
             points,
-            hands,
+            last_hands,
             win_seat,
         )
         if finished:
             mw = rd.get(n)
-            m.match_winners_ = tuple(s for s in range(n) if mw >> s & 1)
-            m.is_draw = bool(rd.get(1))
-    m.start_at = rd.svar()
-    m.first_held_n = rd.uvar()
-    prev_at = m.start_at
+            match_winners = tuple(s for s in range(n) if mw >> s & 1)
+            is_draw = bool(rd.get(1))
+    start_at = rd.svar()
+    first_held_n = rd.uvar()
+    prev_at = start_at
     logs: list[list[Entry]] = []
     for _ in range(2):
         log: list[Entry] = []
@@ -300,13 +303,32 @@ def _decode(body: bytes) -> Match:
             prev_at += rd.svar()
             log.append((code, seat, tid, arm, prev_at))
         logs.append(log)
-    m.prev_log, m.log = logs
     if rd.end - rd.pos >= 8:
         raise InvalidInput("trailing bytes in game state")
-    for code, _seat, tid, arm, _at in m.log:
-        if code in PLAY_CODES:
-            m._place(tid, arm)
-    return m
+    return Match.restore(
+        r,
+        seed=seed,
+        status="finished" if finished else "playing",
+        hand_number=hand_number,
+        reshuffles=reshuffles,
+        opener=opener,
+        turn=turn,
+        forced=forced,
+        passes=passes,
+        hands=hands,
+        boneyard=boneyard,
+        scores=scores,
+        chips=chips,
+        pot=pot,
+        forfeits=forfeits,
+        ended=ended,
+        match_winners=match_winners,
+        is_draw=is_draw,
+        start_at=start_at,
+        first_held_n=first_held_n,
+        prev_log=logs[0],
+        log=logs[1],
+    )
 
 
 __all__ = ["VERSION", "decode", "encode"]

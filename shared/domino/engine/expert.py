@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import add
 
-from .kit import PlayInfo
+from .deal import WANTED
+from .kit import PLAY_INFO, PlayInfo
 from .match import Match
 from .movelog import KIND
 from .moves import DRAW, PASS, Move, Play
@@ -47,7 +48,6 @@ WIN_BONUS = 10.0
 _TRIES = 30
 
 _PLAY_KIND, _DRAW_KIND = 0, 1  # movelog.KIND's values for a play and a draw
-_new = object.__new__
 
 
 @dataclass(slots=True)
@@ -137,7 +137,10 @@ def observe(match: Match, seat: int) -> Knowledge:
     dealt (``unheld_at_deal``)."""
     n = match.players
     top = match.rules.set
-    scratch = Match._blank(match.rules)  # the board replayed, for the open numbers at each event
+    layout = match.layout  # the board replayed from the log, for the open numbers at each event
+    ends = [-1] * layout.arms
+    arm_len = [0] * layout.arms
+    open_arms: tuple[int, ...] = ()
     board = 0
     plays: list[tuple[int, int, int]] = []  # (index, seat, tile)
     draws: list[tuple[int, int]] = []  # (index, seat)
@@ -147,16 +150,16 @@ def observe(match: Match, seat: int) -> Knowledge:
         if kind is None:
             continue
         if kind == _PLAY_KIND:
-            scratch._place(tid, arm)
+            open_arms = layout.lay(ends, arm_len, tid, arm)
             board |= 1 << tid
             plays.append((i, who, tid))
             continue
         if kind == _DRAW_KIND:
             draws.append((i, who))
-        if who != seat and scratch.open_arms:
+        if who != seat and open_arms:
             numbers = 0
-            for a in scratch.open_arms:
-                numbers |= SUIT[scratch.ends[a]]
+            for a in open_arms:
+                numbers |= SUIT[ends[a]]
             events.append((i, who, numbers))
     unheld = unheld_at_deal(match)
     if unheld:  # as if every other seat had passed on those tiles before the first move
@@ -197,7 +200,7 @@ def unheld_at_deal(match: Match) -> int:
     forced = match.forced
     if forced < 0:
         return 0
-    wanted = match._dealing[3]
+    wanted = WANTED[match.rules.opening, match.rules.set]
     if forced in wanted:
         return _mask(wanted[: wanted.index(forced)])
     key = HEAVY_KEY[forced]
@@ -205,115 +208,55 @@ def unheld_at_deal(match: Match) -> int:
     return _mask(wanted) | _mask(heavier)
 
 
-class _World(Match):
-    """A match that stops at the end of the hand in play and keeps the hand's outcome."""
+class _Table:
+    """The public part of a match's hand in play, where every world starts, and what a rollout
+    needs of the rules. Read from the match's public surface; the match itself is never played."""
 
-    __slots__ = ("outcome",)
+    __slots__ = (
+        "arm_len",
+        "draw_ends_turn",
+        "ends",
+        "info",
+        "keep",
+        "layout",
+        "nxt",
+        "open_arms",
+        "order",
+        "passes",
+        "players",
+        "rules",
+        "turn",
+    )
 
-    outcome: HandOutcome
-
-    def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> bool:
-        self.outcome = _score(self, self.hands, end, out_seat)
-        self.status = "finished"
-        self.turn = None
-        return True
-
-
-#: the attributes of a world that a rollout changes (copied for every rollout); the rest is shared
-_MUTABLE = ("hands", "boneyard", "ends", "arm_len", "log")
-_SHARED = tuple(a for a in Match.__slots__ if a not in _MUTABLE)
-
-
-def _table(match: Match) -> _World:
-    """The public part of ``match``'s hand in play as a world with no hidden tiles yet."""
-    w = _World._blank(match.rules)
-    w.hand_number = match.hand_number
-    w.opener = match.opener
-    w.turn = match.turn
-    w.forced = match.forced
-    w.passes = match.passes
-    w.ends = list(match.ends)
-    w.arm_len = list(match.arm_len)
-    w.open_arms = match.open_arms
-    return w
-
-
-def _clone(w: _World, hands: list[int], boneyard: list[int]) -> _World:
-    c: _World = _new(_World)
-    for name in _SHARED:
-        setattr(c, name, getattr(w, name))
-    c.hands = list(hands)
-    c.boneyard = list(boneyard)
-    c.ends = list(w.ends)
-    c.arm_len = list(w.arm_len)
-    c.log = []
-    return c
+    def __init__(self, match: Match) -> None:
+        rules = match.rules
+        self.rules = rules
+        self.players = match.players
+        self.layout = match.layout
+        #: what the shared Play objects of ``legal_moves`` are (tile id, arm, bit, pips)
+        self.info: dict[int, PlayInfo | None] = PLAY_INFO[rules.layout]
+        self.nxt = match.next_seats
+        self.keep = match.kept
+        self.draw_ends_turn = rules.draw == "one_then_pass"
+        self.order = match.play_order()  # the hand's play order, for its scoring
+        self.ends = list(match.ends)
+        self.arm_len = list(match.arm_len)
+        self.open_arms = match.open_arms
+        self.turn = match.turn
+        self.passes = match.passes
 
 
-def _rollout(w: _World) -> int:
-    """Play ``w`` to the hand's end with the rollout policy; returns the plies made."""
-    info = w._info
-    boneyard = w.boneyard
-    hands = w.hands
-    keep = w._keep
-    draw_ends_turn = w.rules.draw == "one_then_pass"
-    nxt = w._nxt
-    plies = 0
-    while True:
-        seat = w.turn
-        if seat is None:
-            return plies
-        plies += 1
-        legal = w.legal_moves()
-        if not legal:
-            if len(boneyard) > keep:  # a draw, without apply's checks (it is legal here)
-                hands[seat] |= 1 << boneyard.pop()
-                w.passes = 0
-                if draw_ends_turn:
-                    w.turn = nxt[seat]
-                continue
-            w.apply(seat, PASS, 0)
-        elif len(legal) == 1:
-            w.apply(seat, legal[0], 0)
-        else:
-            w.apply(seat, _policy(w, seat, legal, info), 0)
-
-
-def _policy(w: Match, seat: int, legal: list[Play], info: dict[int, PlayInfo | None]) -> Play:
-    """The rollout's choice: the strategist's main rules, on bitmasks. Keep playing the number
-    just laid (hold more of it), shed heavy tiles, and lay doubles while they still fit."""
-    hand = w.hands[seat]
-    ends = w.ends
-    best = legal[0]
-    best_score = -1
-    for play in legal:
-        tid, arm, b, pips = info[id(play)]  # type: ignore[misc]
-        rest = hand ^ b
-        if arm < 0:
-            follow = (rest & (SUIT[LOW[tid]] | SUIT[HIGH[tid]])).bit_count()
-        else:
-            follow = (rest & SUIT[pips - ends[arm]]).bit_count()
-        score = 4 * follow + pips + (6 if LOW[tid] == HIGH[tid] else 0)
-        if score > best_score:
-            best, best_score = play, score
-    return best
-
-
-def _rollout_line(w: _World) -> HandOutcome:
-    """``_rollout`` for the line layout, on plain ints: the same moves as ``_rollout`` with
-    ``_policy`` (plays tried in ``legal_moves`` order: the left end's tiles, then the right's).
-    Only for a board that holds a tile; ``w``'s hands and boneyard are played out."""
-    assert w.turn is not None
-    return _play_line(w, w.hands, w.boneyard, w.ends[0], w.ends[1], w.turn, w.passes)
+def _table(match: Match) -> _Table:
+    """The table every world of ``match``'s hand in play starts from."""
+    return _Table(match)
 
 
 def _line_outcome(
-    table: _World, hands: list[int], boneyard: list[int], seat: int, play: Play
+    table: _Table, hands: list[int], boneyard: list[int], seat: int, play: Play
 ) -> HandOutcome:
     """``seat`` lays ``play`` on ``table`` (a line) in the world (``hands``, ``boneyard``; not
-    changed), then the hand is played out: what ``_clone``, ``apply`` and ``_rollout_line`` do,
-    without a copy of the table."""
-    tid, arm, bit, pips = table._info[id(play)]  # type: ignore[misc]
+    changed), then the hand is played out by the rollout policy (``_play_line``)."""
+    tid, arm, bit, pips = table.info[id(play)]  # type: ignore[misc]
     hands = list(hands)
     hand = hands[seat] ^ bit
     hands[seat] = hand
@@ -326,16 +269,52 @@ def _line_outcome(
         e0 = pips - e0
     if not hand:
         return _score(table, hands, HandEnd.DOMINO, seat)
-    return _play_line(table, hands, list(boneyard), e0, e1, table._nxt[seat], 0)
+    return _play_line(table, hands, list(boneyard), e0, e1, table.nxt[seat], 0)
+
+
+def _layout_outcome(
+    table: _Table, hands: list[int], boneyard: list[int], seat: int, play: Play
+) -> HandOutcome:
+    """``_line_outcome`` for any layout (its ``lay`` and ``grow``): ``_play_out`` plays it out."""
+    tid, arm, bit, _pips = table.info[id(play)]  # type: ignore[misc]
+    hands = list(hands)
+    hand = hands[seat] ^ bit
+    hands[seat] = hand
+    ends = list(table.ends)
+    arm_len = list(table.arm_len)
+    open_arms = table.layout.lay(ends, arm_len, tid, arm)
+    if not hand:
+        return _score(table, hands, HandEnd.DOMINO, seat)
+    return _play_out(table, hands, list(boneyard), ends, arm_len, open_arms, table.nxt[seat], 0)
+
+
+def _play_from(table: _Table, hands: list[int], boneyard: list[int]) -> HandOutcome:
+    """The hand played out in a world from the table as it is (the seat on turn first; the
+    board holds a tile): for benchmarks and tests of the rollouts."""
+    assert table.turn is not None and table.open_arms
+    hands, boneyard = list(hands), list(boneyard)
+    if table.layout.simple:
+        e0, e1 = table.ends[0], table.ends[1]
+        return _play_line(table, hands, boneyard, e0, e1, table.turn, table.passes)
+    ends, arm_len = list(table.ends), list(table.arm_len)
+    return _play_out(
+        table, hands, boneyard, ends, arm_len, table.open_arms, table.turn, table.passes
+    )
 
 
 def _play_line(
-    w: _World, hands: list[int], boneyard: list[int], e0: int, e1: int, seat: int, passes: int
+    w: _Table, hands: list[int], boneyard: list[int], e0: int, e1: int, seat: int, passes: int
 ) -> HandOutcome:
-    """The hand played out from ``seat`` on turn, the line's ends showing ``e0`` and ``e1``."""
-    keep = w._keep
-    nxt = w._nxt
-    draw_ends_turn = w.rules.draw == "one_then_pass"
+    """The hand played out from ``seat`` on turn, the line's ends showing ``e0`` and ``e1``.
+
+    The rollout policy, for every seat: the strategist's main rules on bitmasks. Of the legal
+    plays in ``legal_moves`` order (the left end's tiles, then the right's, each ascending) the
+    first with the best ``4 * tiles left of the number it shows + pips + 6 for a double``; with
+    none, draw (the turn passes after it under ``one_then_pass``), else pass. The moves are the
+    ones ``Match.apply`` would make of them (tests/unit/test_expert.py plays them on a match)."""
+    keep = w.keep
+    nxt = w.nxt
+    draw_ends_turn = w.draw_ends_turn
     players = w.players
     while True:
         hand = hands[seat]
@@ -379,9 +358,66 @@ def _play_line(
             seat = nxt[seat]
 
 
-def _score(w: Match, hands: list[int], end: HandEnd, out_seat: int | None) -> HandOutcome:
+def _play_out(
+    w: _Table,
+    hands: list[int],
+    boneyard: list[int],
+    ends: list[int],
+    arm_len: list[int],
+    open_arms: tuple[int, ...],
+    seat: int,
+    passes: int,
+) -> HandOutcome:
+    """``_play_line`` on any layout: the plays tried arm by arm in ``open_arms`` order, each
+    arm's tiles ascending (as ``legal_moves`` lists them), an arm grown by the layout's
+    ``grow``. ``hands``, ``boneyard``, ``ends`` and ``arm_len`` are played out."""
+    keep = w.keep
+    nxt = w.nxt
+    draw_ends_turn = w.draw_ends_turn
+    players = w.players
+    grow = w.layout.grow
+    while True:
+        hand = hands[seat]
+        best_score = -1
+        best_tile = best_arm = best_new = 0
+        for arm in open_arms:
+            e = ends[arm]
+            m = hand & SUIT[e]
+            while m:
+                low = m & -m
+                m ^= low
+                t = low.bit_length() - 1
+                new = PIPS[t] - e
+                score = (
+                    4 * ((hand ^ low) & SUIT[new]).bit_count()
+                    + PIPS[t]
+                    + (6 if LOW[t] == HIGH[t] else 0)
+                )
+                if score > best_score:
+                    best_score, best_tile, best_arm, best_new = score, low, arm, new
+        if best_score >= 0:
+            hand ^= best_tile
+            hands[seat] = hand
+            open_arms = grow(ends, arm_len, best_arm, best_new)
+            passes = 0
+            if not hand:
+                return _score(w, hands, HandEnd.DOMINO, seat)
+            seat = nxt[seat]
+        elif len(boneyard) > keep:
+            hands[seat] = hand | 1 << boneyard.pop()
+            passes = 0
+            if draw_ends_turn:
+                seat = nxt[seat]
+        else:
+            passes += 1
+            if passes >= players:
+                return _score(w, hands, HandEnd.CLOSED, None)
+            seat = nxt[seat]
+
+
+def _score(w: _Table, hands: list[int], end: HandEnd, out_seat: int | None) -> HandOutcome:
     pips = pips_by_seat(hands, w.rules.set)
-    return score_hand(w.rules, pips, end, out_seat, w._orders[w.opener])
+    return score_hand(w.rules, pips, end, out_seat, w.order)
 
 
 def _weights(match: Match, seat: int) -> list[float]:
@@ -407,7 +443,7 @@ def _candidates(match: Match) -> list[Play]:
     """The legal plays, one of each pair a symmetric board makes the same (both ends of a line on
     one number)."""
     legal = match.legal_moves()
-    if match._simple and len(match.open_arms) == 2 and match.ends[0] == match.ends[1]:
+    if match.layout.simple and len(match.open_arms) == 2 and match.ends[0] == match.ends[1]:
         seen: set[int] = set()
         out = []
         for p in legal:
@@ -463,7 +499,7 @@ def think(
     know = observe(match, seat)
     table = _table(match)
     weights = _weights(match, seat)
-    line = match._simple
+    line = match.layout.simple
     totals = [0.0] * len(candidates)
     worlds = 0
     while samples is None or worlds < samples:
@@ -473,11 +509,7 @@ def think(
             if line:
                 outcome = _line_outcome(table, hands, boneyard, seat, play)
             else:
-                w = _clone(table, hands, boneyard)
-                w.apply(seat, play, 0)
-                if w.turn is not None:
-                    _rollout(w)
-                outcome = w.outcome
+                outcome = _layout_outcome(table, hands, boneyard, seat, play)
             values.append(_value(outcome, seat, weights))
             if deadline is not None and worlds and clock() >= deadline:
                 break  # out of time: this world, unfinished, is dropped

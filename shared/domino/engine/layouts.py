@@ -19,12 +19,13 @@ openings that could lead anything else.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Literal
 
-from .tiles import HIGH, LOW
+from .tiles import HIGH, LOW, PIPS
 
-if TYPE_CHECKING:
-    from .rules import LayoutName
+#: the ruleset's ``layout`` values, in the order the encoding numbers them (never reorder: the
+#: index is what an encoded state stores; add new layouts at the end)
+LayoutName = Literal["line", "cross", "star"]
 
 SIDES: tuple[int, ...] = (0, 1, 2, 3)
 EVERY_ARM_OF_A_STAR: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
@@ -57,6 +58,15 @@ class Layout:
         """A tile was laid on ``arm`` (open), which now shows ``pips``: update ``ends`` and
         ``arm_len`` (tiles laid per arm), return the open arms."""
         raise NotImplementedError
+
+    def lay(self, ends: list[int], arm_len: list[int], tid: int, arm: int) -> tuple[int, ...]:
+        """Lay tile ``tid`` (already checked) on ``arm`` (-1: the first tile, on an empty board):
+        update ``ends`` and ``arm_len``, return the open arms. A board replayed from a log's plays
+        (the bots' reading of the table) is built with it; the match's hot path does the same
+        inline."""
+        if arm < 0:
+            return self.open_first(ends, tid)
+        return self.grow(ends, arm_len, arm, PIPS[tid] - ends[arm])
 
     def shown(self, open_arms: tuple[int, ...]) -> range:
         """The arms a board view lists in ``ends`` (the board holds a tile)."""
@@ -121,6 +131,15 @@ class Star(Layout):
             return EVERY_ARM_OF_A_STAR
         return SIDES
 
+    def lay(self, ends: list[int], arm_len: list[int], tid: int, arm: int) -> tuple[int, ...]:
+        """Lay tile ``tid`` (already checked) on ``arm`` (-1: the first tile, on an empty board):
+        update ``ends`` and ``arm_len``, return the open arms. A board replayed from a log's plays
+        (the bots' reading of the table) is built with it; the match's hot path does the same
+        inline."""
+        if arm < 0:
+            return self.open_first(ends, tid)
+        return self.grow(ends, arm_len, arm, PIPS[tid] - ends[arm])
+
     def shown(self, open_arms: tuple[int, ...]) -> range:
         """The sides, and the diagonals once they are open."""
         return range(8) if len(open_arms) == 8 else range(4)
@@ -130,9 +149,20 @@ LINE = Line()
 CROSS = Cross()
 STAR = Star()
 
-#: every layout by its ``layout`` value
+#: every layout by its ``layout`` value (in ``LayoutName`` order)
 LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (LINE, CROSS, STAR)}
 #: the end names of each layout, by arm
 ARM_NAMES: dict[str, tuple[str, ...]] = {name: layout.names for name, layout in LAYOUTS.items()}
 
-__all__ = ["ARM_NAMES", "CROSS", "LAYOUTS", "LINE", "STAR", "Cross", "Layout", "Line", "Star"]
+__all__ = [
+    "ARM_NAMES",
+    "CROSS",
+    "LAYOUTS",
+    "LINE",
+    "STAR",
+    "Cross",
+    "Layout",
+    "LayoutName",
+    "Line",
+    "Star",
+]

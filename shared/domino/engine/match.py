@@ -14,7 +14,9 @@ How a hand is played (RULES.md "A turn"):
 
 Which ends a board has and how they open is the layout's (``layouts``); the shuffle and the deal
 are in ``deal``, what a ruleset fixes for the hot path in ``kit``, the move log's records in
-``movelog``, the JSON views in ``views`` and the compact bytes in ``encoding``.
+``movelog``, the JSON views in ``views`` and the compact bytes in ``encoding``: those (and the bots)
+read a match through its public surface only, ``decode`` restores one with ``Match.restore``, and
+nothing outside this module touches an underscore attribute of ``Match`` (tests/test_architecture).
 
 Hidden information: hands of other seats, the boneyard order and the seed stay inside this object;
 ``view()`` and ``moves()`` reveal only what the asking seat may see. Drawn tiles are kept in the log
@@ -41,9 +43,9 @@ from .errors import (
     TileNotInHand,
 )
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
-from .layouts import ARM_NAMES, LAYOUTS, Layout
+from .layouts import Layout
 from .movelog import OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
-from .moves import DRAW, PASS, Draw, Move, Pass, Play, PlayJson
+from .moves import DRAW, PASS, Draw, Move, Pass, Play, PlayJson, validate_move
 from .outcome import HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
@@ -57,29 +59,6 @@ _HAND_OVER = LogCode.HAND_OVER
 _LEAVE = LogCode.LEAVE
 _DOMINO = HandEnd.DOMINO
 _CLOSED = HandEnd.CLOSED
-
-
-def validate_move(rules: Ruleset, move: Any) -> None:
-    """Raise ``InvalidInput`` (400) for a move that no game of ``rules`` could ever accept: not a
-    move, a tile outside the set, an end name the layout never has. ``Match.apply`` runs it first,
-    before any 422 check; callers may run it before their own 403/412 checks."""
-    cls = move.__class__
-    if cls is Draw or cls is Pass:
-        return
-    if cls is Play:
-        if not isinstance(move.tile, Tile):
-            raise InvalidInput("A play needs a tile.")
-        if move.tile.b > rules.set:
-            raise InvalidInput("That tile is not in the double-{set} set.", set=rules.set)
-        layout = LAYOUTS[rules.layout]
-        if move.end is not None and move.end not in layout.index:
-            raise InvalidInput(
-                "A {layout} layout has no such end; its ends are: {ends}.",
-                layout=layout.name,
-                ends=list(layout.names),
-            )
-    else:
-        raise InvalidInput("A move is a play, a draw or a pass.")
 
 
 class ApplyResult:
@@ -122,7 +101,8 @@ class Match:
     ``ends``/``open_arms``/``arm_len`` (the board, see ``layouts``); ``scores``; ``chips`` (None
     without a stake) and ``pot``; ``forfeits`` (seats, in the order they left);
     ``match_winners_`` and ``is_draw`` (once finished); ``log``, ``prev_log``, ``first_held_n``
-    (see ``movelog``); ``start_at``; ``seed``. ``last`` is the last finished hand.
+    (see ``movelog``); ``start_at``; ``seed``. ``last`` is the last finished hand (``ended`` the
+    same as a plain tuple). Read-only properties for the bots: ``layout``, ``next_seats``, ``kept``.
     """
 
     __slots__ = (
@@ -191,8 +171,7 @@ class Match:
     prev_log: list[Entry]
     first_held_n: int
     start_at: int
-    #: the last finished hand as the hot path keeps it (``last`` gives the ``HandResult``)
-    _ended: HandEnded | None
+    _ended: HandEnded | None  # ``ended``
     _plays: Plays
     _info: dict[int, PlayInfo | None]
     _cache: LegalCache
@@ -227,6 +206,65 @@ class Match:
         m.start_at = at
         fixed = check_deal(rules, deal) if deal is not None else None
         m._deal(fixed)
+        return m
+
+    @classmethod
+    def restore(
+        cls,
+        rules: Ruleset,
+        *,
+        seed: int | None,
+        status: str,
+        hand_number: int,
+        reshuffles: int,
+        opener: int,
+        turn: int | None,
+        forced: int,
+        passes: int,
+        hands: list[int],
+        boneyard: list[int],
+        scores: list[int],
+        chips: list[int] | None,
+        pot: int,
+        forfeits: list[int],
+        ended: HandEnded | None,
+        match_winners: tuple[int, ...],
+        is_draw: bool,
+        start_at: int,
+        first_held_n: int,
+        prev_log: list[Entry],
+        log: list[Entry],
+    ) -> Match:
+        """A match exactly as it was, from its public attributes (what ``encoding.decode`` read;
+        the values are taken as they are, not checked: ``decode`` checks what it reads). The board
+        (``ends``, ``arm_len``, ``open_arms``) is not given: it is replayed from the plays of the
+        current hand's ``log``."""
+        m = cls._blank(rules)
+        m.seed = seed
+        m.status = status
+        m.hand_number = hand_number
+        m._plain = ApplyResult(None, False, False, hand_number)
+        m.reshuffles = reshuffles
+        m.opener = opener
+        m.turn = turn
+        m.forced = forced
+        m.passes = passes
+        m.hands = hands
+        m.boneyard = boneyard
+        m.scores = scores
+        m.chips = chips
+        m.pot = pot
+        m.forfeits = forfeits
+        m._ended = ended
+        m.match_winners_ = match_winners
+        m.is_draw = is_draw
+        m.start_at = start_at
+        m.first_held_n = first_held_n
+        m.prev_log = prev_log
+        m.log = log
+        for code, _seat, tid, arm, _at in log:
+            if code in PLAY_CODES:
+                m._place(tid, arm)
         return m
 
     @classmethod
@@ -277,12 +315,6 @@ class Match:
         m.open_arms = ()
         return m
 
-    def _reset_board(self) -> None:
-        arms = self._layout.arms
-        self.ends = [-1] * arms
-        self.arm_len = [0] * arms
-        self.open_arms = ()
-
     def _deal(self, fixed: tuple[list[int], list[int]] | None = None) -> None:
         """Deal the current hand (re-dealing while the opening rule asks for it), set the opener."""
         r = self.rules
@@ -329,8 +361,9 @@ class Match:
         self.opener, self.forced = found
         self.turn = self.opener
         self.passes = 0
-        if self.open_arms:
-            self._reset_board()
+        if self.open_arms:  # a new board
+            arms = self._layout.arms
+            self.ends, self.arm_len, self.open_arms = [-1] * arms, [0] * arms, ()
         if r.stake is not None and self.chips is not None:
             for s in range(n):
                 self.chips[s] -= r.stake
@@ -348,6 +381,23 @@ class Match:
         """The last finished hand (None before the first one ends)."""
         ended = self._ended
         return None if ended is None else hand_result(ended)
+
+    @property
+    def ended(self) -> HandEnded | None:
+        """``last`` as the match keeps it, a plain tuple (number, end, winners, points, hands,
+        deciding seat or -1): quicker for the views and the encoding than a ``HandResult``."""
+        return self._ended
+
+    @property
+    def next_seats(self) -> tuple[int, ...]:
+        """The seat that plays after each seat (``next_seats[seat]``), in the rules' direction."""
+        return self._nxt
+
+    @property
+    def kept(self) -> int:
+        """Boneyard tiles nobody may draw: the reserve (every tile under ``draw: none``); a seat
+        may draw while the boneyard holds more."""
+        return self._keep
 
     def play_order(self) -> list[int]:
         """Seats in play order from the current hand's opener."""
@@ -664,6 +714,8 @@ class Match:
         return self._apply(seat, move, at, codes)
 
     # ------------------------------------------------------------------ views (``views``)
+    # The views and the move log are functions over the public surface (``views.Seen``,
+    # ``movelog.Held``); these methods are their shorthands.
 
     @property
     def team_of(self) -> list[int | None]:
@@ -693,8 +745,7 @@ class Match:
         return views.legal_json(self)
 
     def view(self, seat: int | None) -> views.MatchView:
-        """The engine's part of the game view for ``seat`` (None: the public view, no ``you``):
-        ``views.view``."""
+        """The engine's part of the game view for ``seat`` (None: the public view, no ``you``)."""
         return views.view(self, seat)
 
     def hand_of(self, seat: int) -> list[Tile]:
@@ -704,8 +755,7 @@ class Match:
     # ------------------------------------------------------------------ move log (``movelog``)
 
     def moves(self, viewer: int | None, after: int = 0) -> list[dict[str, Any]]:
-        """Held moves numbered above ``after`` as ``viewer`` may see them (API move objects):
-        ``movelog.moves``, ``movelog.MoveRecord`` dicts typed as plain dicts."""
+        """Held moves numbered above ``after`` as ``viewer`` may see them (``MoveRecord`` dicts)."""
         return cast("list[dict[str, Any]]", movelog.moves(self, viewer, after))
 
     @property
@@ -742,7 +792,7 @@ class Match:
         )
 
 
-__all__ = ["ARM_NAMES", "ApplyResult", "Match", "validate_move"]
+__all__ = ["ApplyResult", "Match", "validate_move"]
 
 
 _new = object.__new__

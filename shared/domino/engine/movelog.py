@@ -17,12 +17,10 @@ play), and the caller's time. A record is the API's move object::
 """
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
+from .layouts import Layout
 from .tiles import TEXT
-
-if TYPE_CHECKING:
-    from .match import Match
 
 
 class LogCode(IntEnum):
@@ -86,6 +84,22 @@ _ACTION: dict[int, Action] = {
 _FORFEIT: frozenset[int] = frozenset(TIMEOUT_FORFEIT)
 
 
+class Held(Protocol):
+    """What the records are made from: ``Match``'s public log attributes, read-only (this module
+    does not import ``match``: ``Match.moves`` and ``Match.previous_hand_moves`` call it)."""
+
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def first_held_n(self) -> int: ...
+    @property
+    def log(self) -> list[Entry]: ...
+    @property
+    def prev_log(self) -> list[Entry]: ...
+
+
 class MoveRecord(TypedDict):
     """One move as the API shows it (keys in this order)."""
 
@@ -125,7 +139,7 @@ def record(entry: Entry, n: int, hand_number: int, names: tuple[str, ...]) -> Mo
     return rec  # type: ignore[return-value]
 
 
-def held(m: "Match") -> list[MoveRecord]:
+def held(m: Held) -> list[MoveRecord]:
     """Every move the match holds (the previous hand's, then the current hand's), full."""
     names = m.layout.names
     n = m.first_held_n
@@ -140,12 +154,12 @@ def held(m: "Match") -> list[MoveRecord]:
     return out
 
 
-def moves(m: "Match", viewer: int | None, after: int = 0) -> list[MoveRecord]:
+def moves(m: Held, viewer: int | None, after: int = 0) -> list[MoveRecord]:
     """Held moves numbered above ``after`` as ``viewer`` may see them (None: the public)."""
     return [redact_move(rec, viewer) for rec in held(m) if rec["n"] > after]
 
 
-def previous_hand_moves(m: "Match") -> list[MoveRecord]:
+def previous_hand_moves(m: Held) -> list[MoveRecord]:
     """Full records (drawn tiles included) of the previous hand, for the caller's archive."""
     return held(m)[: len(m.prev_log)]
 
@@ -175,6 +189,7 @@ __all__ = [
     "TIMEOUT",
     "TIMEOUT_FORFEIT",
     "Entry",
+    "Held",
     "LogCode",
     "MoveCodes",
     "MoveRecord",

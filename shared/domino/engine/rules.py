@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal, TypedDict, get_args
 
 from .errors import InvalidInput
-from .layouts import LAYOUTS
+from .layouts import LAYOUTS, LayoutName
 from .tiles import SETS, set_size
 
 # The choice fields' values, in the order the encoding numbers them (never reorder: the index is
@@ -25,7 +25,6 @@ Direction = Literal["clockwise", "counterclockwise"]
 Opening = Literal["highest_double", "double_six", "lot", "required_double"]
 NoDouble = Literal["heaviest", "reshuffle"]
 NextRound = Literal["previous_winner", "same_as_first"]
-LayoutName = Literal["line", "cross", "star"]
 Teams = Literal["pairs"]  # the field is ``Teams | None``: None plays without teams
 OutScoring = Literal["opponents", "all_others", "penalty", "win"]
 BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win"]

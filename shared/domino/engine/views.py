@@ -1,22 +1,73 @@
 """The engine's JSON views of a match: what a seat (or the public) may see of it.
 
 Formats live beside the match, not in it (as python-chess keeps ``pgn`` and ``svg`` apart from the
-board): these functions read a ``Match`` and build the dicts of API.md's game view. ``Match.view``,
-``Match.board_view``, ``Match.last_hand`` and ``Match.result`` call them.
+board): these functions read a match through its public, read-only surface (``Seen``, which
+``Match`` satisfies) and build the dicts of the API's game view. This module does not import
+``match``; ``Match.view``, ``Match.board_view``, ``Match.last_hand`` and ``Match.result`` call it.
 
 Hidden information stays hidden: another seat's hand, the boneyard's order and the seed are never
 in a view; every hand is revealed in ``last_hand`` once the hand is over.
 """
 
-from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, Protocol, TypedDict
 
 from .errors import InvalidInput
-from .moves import PlayJson
-from .outcome import HandEnd
+from .layouts import Layout
+from .moves import Play, PlayJson
+from .outcome import HandEnd, HandEnded
+from .rules import Ruleset
 from .tiles import TEXT, show_mask
 
-if TYPE_CHECKING:
-    from .match import Match
+
+class Seen(Protocol):
+    """What a view reads of a match: ``Match``'s public attributes and queries, read-only."""
+
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def reshuffles(self) -> int: ...
+    @property
+    def opener(self) -> int: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def boneyard(self) -> list[int]: ...
+    @property
+    def ends(self) -> list[int]: ...
+    @property
+    def open_arms(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def chips(self) -> list[int] | None: ...
+    @property
+    def pot(self) -> int: ...
+    @property
+    def forfeits(self) -> list[int]: ...
+    @property
+    def match_winners_(self) -> tuple[int, ...]: ...
+    @property
+    def is_draw(self) -> bool: ...
+    @property
+    def ended(self) -> HandEnded | None: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def board(self) -> list[tuple[int, int, int]]: ...
+    @property
+    def team_of(self) -> list[int | None]: ...
+    def drawable(self) -> int: ...
+    def legal_moves(self) -> list[Play]: ...
+    def can_draw(self) -> bool: ...
+    def can_pass(self) -> bool: ...
 
 
 class BoardTile(TypedDict):
@@ -104,9 +155,9 @@ _REASON: dict[HandEnd, Literal["domino", "closed"]] = {
 }
 
 
-def last_hand(m: "Match") -> LastHandView | None:
+def last_hand(m: Seen) -> LastHandView | None:
     """The last finished hand (every hand revealed), or None before the first one ends."""
-    ended = m._ended
+    ended = m.ended
     if ended is None:
         return None
     number, end, winners, points, hands, _ = ended
@@ -129,12 +180,12 @@ def last_hand(m: "Match") -> LastHandView | None:
     return out
 
 
-def result(m: "Match") -> LastHandView | None:
+def result(m: Seen) -> LastHandView | None:
     """The match result (the final ``last_hand``), or None while the match goes on."""
     return last_hand(m) if m.status == "finished" else None
 
 
-def board_view(m: "Match") -> BoardView:
+def board_view(m: Seen) -> BoardView:
     """The board's tiles in play order and its open ends."""
     layout = m.layout
     names = layout.names
@@ -149,12 +200,12 @@ def board_view(m: "Match") -> BoardView:
     return {"tiles": tiles, "ends": ends}
 
 
-def legal_json(m: "Match") -> list[PlayJson]:
+def legal_json(m: Seen) -> list[PlayJson]:
     """The legal plays of the seat on turn, as ``{"tile", "end"}`` objects."""
     return [p.to_json() for p in m.legal_moves()]
 
 
-def view(m: "Match", seat: int | None) -> MatchView:
+def view(m: Seen, seat: int | None) -> MatchView:
     """The engine's part of the game view for ``seat`` (None: the public view, no ``you``)."""
     r = m.rules
     playing = m.status == "playing"
@@ -206,6 +257,7 @@ __all__ = [
     "LastHandView",
     "MatchView",
     "SeatStats",
+    "Seen",
     "YouView",
     "board_view",
     "last_hand",
