@@ -57,6 +57,7 @@ from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFaile
 from local.environment import DevClock, local_environment
 from local.invoke import http_event
 from local.paths import local_dir
+from local.queues import LocalQueues, QueuePump, QueueSource, queue_sources
 from local.schedules import ScheduleSource, run_now, schedule_sources, start_schedules
 from local.sns import LocalSns
 from local.streams import Checkpoints, StreamPump, StreamSource, stream_sources
@@ -789,6 +790,17 @@ def start_streams(
     return thread
 
 
+def start_queues(
+    queues: LocalQueues, sources: list[QueueSource], containers: Containers, stop: threading.Event
+) -> None:
+    """Feed the queues' messages to their functions (Lambda's SQS event source mappings)."""
+
+    def invoke(source: QueueSource, event: dict[str, Any]) -> Any:
+        return containers.invoke(source.code_uri, source.handler, source.function, event)
+
+    QueuePump(queues, sources, invoke).run(stop)
+
+
 def log_pushes(sns: LocalSns, stop: threading.Event) -> None:
     """Say in the log what would have reached a phone (GET /dev/pushes lists it all)."""
     seen = 0
@@ -902,6 +914,7 @@ def main(argv: list[str] | None = None) -> int:
         ensure_tables(endpoint, template)
         clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
         sns = LocalSns()  # mobile push through boto3's SNS code path, to moto's server
+        queues = LocalQueues(sns.endpoint, template)  # the same server serves SQS
         # the handlers post to sockets through the management API on this runtime's port
         ws_endpoint = f"http://127.0.0.1:{args.port}{websocket.PATH}"
         env = {
@@ -910,18 +923,22 @@ def main(argv: list[str] | None = None) -> int:
                 endpoint,
                 clock.path,
                 ws_endpoint=ws_endpoint if template.websocket_api else None,
+                refs=queues.urls,
             ),
             **sns.environment(),
+            **queues.environment(),
         }
         os.environ.update(env)
         sources = stream_sources(template)
         schedules = schedule_sources(template)
+        timed = queue_sources(template)
         ws_routes = template.websocket_api.routes.values() if template.websocket_api else []
         handlers = sorted(
             {(str(r.code_uri), r.handler) for r in template.routes}
             | {(str(r.code_uri), r.handler) for r in ws_routes}
             | {(str(s.code_uri), s.handler) for s in sources}
             | {(str(s.code_uri), s.handler) for s in schedules}
+            | {(str(s.code_uri), s.handler) for s in timed}
         )
         containers = shutdown.containers = Containers(args.workers, env, handlers)
         containers.warm()
@@ -946,6 +963,7 @@ def main(argv: list[str] | None = None) -> int:
         kept = data_dir if database is None or database.kind == "dynamodb-local" else None
         streams = start_streams(template, sources, endpoint, containers, stop, kept)
         start_schedules(schedules, httpd.run_schedule, stop)
+        start_queues(queues, timed, containers, stop)
         threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()
         kind = database.kind if database else "existing DynamoDB"
         live = (
