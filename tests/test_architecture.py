@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -324,7 +325,8 @@ MATCH_PY = PACKAGE / "engine" / "match.py"
 NAMEDTUPLE_API = {"_replace", "_asdict", "_make", "_fields", "_field_defaults"}
 
 
-def match_privates(path: Path = MATCH_PY) -> set[str]:
+@functools.cache
+def match_privates(path: Path = MATCH_PY) -> frozenset[str]:
     """The underscore names of ``Match``: its private slots, attributes and methods."""
     tree = ast.parse(path.read_text(), str(path))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Match")
@@ -342,7 +344,9 @@ def match_privates(path: Path = MATCH_PY) -> set[str]:
             and node.value.id in ("self", "m", "cls")
         ):
             names.add(node.attr)
-    return {n for n in names if n.startswith("_") and not n.startswith("__") and n.isidentifier()}
+    return frozenset(
+        n for n in names if n.startswith("_") and not n.startswith("__") and n.isidentifier()
+    )
 
 
 def private_reaches(path: Path, source: str | None = None) -> list[str]:
@@ -407,6 +411,43 @@ def test_the_match_private_names_are_found() -> None:
 )
 def test_nothing_but_match_py_touches_match_private_state(path: Path) -> None:
     assert private_reaches(path) == []
+
+
+def match_private_uses(path: Path, source: str | None = None) -> list[str]:
+    """Outside the layer (bench, local, cli, functions, tests): ``x._name`` with a Match
+    private name on anything but ``self``/``cls`` (those trees use other libraries' privates,
+    so only Match's names are checked there)."""
+    tree = ast.parse(path.read_text() if source is None else source, str(path))
+    privates = match_privates()
+    return [
+        f"{path.name}:{node.lineno} {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr in privates
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        p
+        for top in ("bench", "local", "cli", "functions", "tests")
+        for p in sorted((REPO / top).rglob("*.py"))
+    ],
+    ids=lambda p: str(p.relative_to(REPO)),
+)
+def test_nothing_outside_the_layer_touches_match_private_state(path: Path) -> None:
+    assert match_private_uses(path) == []
+
+
+def test_a_private_use_outside_the_layer_is_caught(tmp_path: Path) -> None:
+    planted = tmp_path / "bench.py"
+    source = "def f(found, e):\n    return found[0]._simple, e._x, e.Match._blank(r)\n"
+    assert match_private_uses(planted, source) == [
+        "bench.py:2 found[0]._simple",
+        "bench.py:2 e.Match._blank",
+    ]
 
 
 @pytest.mark.parametrize(
