@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from domino.api.errors import Unauthorized
-from domino.limits import MAX_LOCALE, MAX_NAME, MAX_PLAYER_ID
+from domino.limits import MAX_NAME, MAX_PLAYER_ID, display_name, locale_tag
 from domino.service.errors import AccountDeleted
 from domino.service.live import LiveUpdates
 from domino.service.values import Caller
@@ -23,12 +23,14 @@ def caller_of(request_context: dict[str, Any]) -> Caller:
     player = context.get("sub") or context.get("principalId")
     if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
         raise Unauthorized()
-    name = context.get("name") or player
+    # the token's name and locale, read as over HTTP (domino.api.identity)
+    name = context.get("name")
+    shown = display_name(str(name), leave_out=True) if name else None
     locale = context.get("locale")
     return Caller(
         player,
-        str(name)[:MAX_NAME],
-        locale[:MAX_LOCALE] if isinstance(locale, str) and locale else None,
+        (shown or player)[:MAX_NAME],
+        locale if isinstance(locale, str) and locale_tag(locale) else None,
         issued_at=seconds(context.get("iat")),
     )
 
