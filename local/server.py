@@ -65,7 +65,7 @@ from local.tables import ensure_tables
 from local.template import Template
 from local.websocket import WebSocketHub, error_body, gateway_error
 
-# API.md: a body over 16 KiB is 413 payload_too_large (the handlers refuse the same when
+# docs/api.md#errors: a body over 16 KiB is 413 payload_too_large (the handlers refuse the same when
 # deployed): the runtime refuses it before reading it. The bound comes from domino.limits, a leaf
 # module; the runtime imports nothing else of the handlers' code.
 MAX_BODY = MAX_BODY_BYTES

@@ -89,7 +89,7 @@ class Invoker(Protocol):
 def error_body(
     code: str, message: str, params: dict[str, Any] | None = None, language: str = "en"
 ) -> bytes:
-    """The contract's error shape (API.md "Errors"): ``message`` an English template, said in
+    """The contract's error shape (docs/api.md#errors): ``message`` an English template, said in
     ``language`` when api/messages.py translates it, filled in from ``params``."""
     params = params or {}
     said = fill(translator(language)(message), params)

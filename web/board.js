@@ -1,4 +1,4 @@
-// Domino tiles with pips, and the board laid out from the view's `board` (API.md): a line
+// Domino tiles with pips, and the board laid out from `board` (docs/openapi.yaml): a line
 // (left and right ends), the cruzado cross (north, east, south, west around the opening
 // double) and the chipre star (the cross plus four diagonals). Doubles lie across.
 import { h } from "./dom.js";

@@ -24,7 +24,7 @@ MAX_RETRY_AFTER_SECONDS = 10.0
 TIMEOUT_SECONDS = 30.0
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 #: what a status means when the body is not the contract's (API Gateway answers 401 and 429
-#: itself, as {"message": ...}: API.md "Deployed differences")
+#: itself, as {"message": ...}: docs/api.md#deployed-differences)
 CODE_OF_STATUS = {401: "unauthorized", 404: "not_found", 429: "throttled", 503: "unavailable"}
 
 

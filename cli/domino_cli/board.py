@@ -4,7 +4,7 @@ A game view lists ``board.tiles`` in play order, each a normalised ``"a-b"`` wit
 (arm) it was laid on; the halves' order is not stored, so it is rebuilt here by following each
 arm's open pips from the first tile outwards. On a ``line`` the first tile a-b opens left = a and
 right = b; on a ``cross`` or ``star`` the first tile is the opening double (the centre) and every
-arm grows out of it (RULES.md, "Ends").
+arm grows out of it (docs/rules.md#ends).
 
 A double is drawn standing across the line, three rows high, with its halves above and below::
 

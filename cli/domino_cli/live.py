@@ -1,6 +1,6 @@
 """``domino watch``: a game redrawn live from the WebSocket's ``game_changed`` messages.
 
-The socket only says *that* a game changed (API.md "Notifications"); the view itself comes
+The socket only says *that* a game changed (docs/api.md#live-updates); the view itself comes
 from ``GET /games/{id}``, so what is drawn is always the caller's real view. The socket is
 opened before the first view is read, so no change between the two is missed. By itself the
 watch only shows (moves are made with ``domino play`` from another terminal); given ``on_turn``

@@ -1,6 +1,6 @@
 """GET /health: the readiness probe (no authentication, no database). Deployed, this function
 is also the HTTP API's ``$default`` route: any unknown route reaches it and the resolver answers
-404 ``not_found`` in the contract's shape (API.md, "Deployed differences")."""
+404 ``not_found`` in the contract's shape (docs/api.md#deployed-differences)."""
 
 from domino.api.app import make_app
 from domino.api.http import lambda_handler

@@ -1,4 +1,4 @@
-"""DynamoDB stream: every change of a game item tells the players it concerns (API.md
+"""DynamoDB stream: every change of a game item tells the players it concerns (docs/api.md,
 "Notifications"): an inbox item each, written once per (player, game, version, type); and sets
 the turn's timer when the change gave the game a new reminder or deadline (the timer queue).
 

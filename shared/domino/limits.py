@@ -4,7 +4,7 @@ in for API Gateway) reads them from here. A leaf module: it imports nothing of o
 import re
 import unicodedata
 
-#: request bodies (API.md: over 16 KiB is 413 payload_too_large)
+#: request bodies (docs/api.md#errors: over 16 KiB is 413 payload_too_large)
 MAX_BODY_BYTES = 16 * 1024
 #: a display name, in a token or a request
 MAX_NAME = 40

@@ -14,7 +14,7 @@ from tests.conftest import Runtime
 TILE_IN_TEXT = re.compile(r"(?<![\w-])(\d{1,2})-(\d{1,2})(?![\w-])")
 #: keys whose string values are never tiles (and may contain look-alikes: dates, random ids)
 NOT_TILES = {"id", "at", "created_at", "updated_at", "deadline", "player", "name"}
-#: keys that reveal a finished hand's tiles on purpose (API.md: every hand is revealed then)
+#: keys that reveal a finished hand's tiles on purpose (docs/api.md#what-a-player-sees)
 REVEALED = {"last_hand", "result"}
 
 

@@ -103,7 +103,7 @@ def test_a_game_with_people_and_bots_notifies_each_player_exactly(runtime: Runti
             assert status == 200, view
             answers.append((player, view))
 
-        # what each player must have been told (API.md "Notifications"), from the answers
+        # what each player must have been told (docs/api.md#notifications), from the answers
         expected: dict[str, set[tuple[int, str]]] = {ana: set(), ben: set()}
         expected[ana] |= {(joined["version"], "player_joined"), (joined["version"], "game_started")}
         for actor, after in answers:

@@ -1,5 +1,5 @@
 """Live updates over WebSocket on the local runtime (`python -m local`): clients connect to
-``ws://127.0.0.1:PORT/ws?token=<dev token>`` (API.md "Notifications"), functions/ws records the
+``ws://127.0.0.1:PORT/ws?token=<dev token>`` (docs/api.md#live-updates), functions/ws records the
 connection, and the notifier (functions/notify, fed by the stream pump every 0.1 s) posts
 ``game_changed`` through boto3's management API client to the runtime's ``/ws/@connections``."""
 

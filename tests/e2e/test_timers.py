@@ -1,4 +1,4 @@
-"""Turn timers on the local runtime, the same path as deployed (API.md "Turn deadlines"): the
+"""Turn timers on the local runtime, the same path as deployed (docs/api.md#turn-deadlines): the
 notifier sets each turn's timer on the SQS delay queue (moto's server), the timers function
 fires it, so a 36 s turn is reminded at 80 % and timed out at its deadline, long before the
 minutely sweep's first run (60 s after the start). bench/timers.py measures the delays."""

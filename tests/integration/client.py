@@ -114,7 +114,7 @@ class Api(Harness):
 
 TILE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
 TILE_IN_TEXT = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")
-REVEALED = ("last_hand", "result")  # hands shown when a hand ends (API.md)
+REVEALED = ("last_hand", "result")  # hands shown when a hand ends (docs/api.md#what-a-player-sees)
 
 
 def norm(a: str, b: str) -> str:

@@ -206,7 +206,7 @@ def check_final(body: dict[str, Any]) -> None:
     assert winners
     forfeits = result.get("forfeits", [])
     assert not set(winners) & set(forfeits)
-    if forfeits:  # the best of the others wins (RULES.md 14)
+    if forfeits:  # the best of the others wins (docs/rules.md#match-end)
         scores = {s: v for s, v in scores.items() if s not in forfeits}
         best = (min if rules["out_scoring"] == "penalty" else max)(scores.values())
         assert {scores[w] for w in winners} == {best}, (scores, winners)

@@ -1,4 +1,4 @@
-"""Every error code the API itself answers (API.md "Errors"), each checked to change nothing,
+"""Every error code the API itself answers (docs/api.md#errors), each checked to change nothing,
 and the order in which the checks run ("Checks run in this order…")."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def post(
 DEEP = "[" * 1000 + "]" * 1000  # 2 KB of nesting
 
 # (why, caller, action, body, headers, status, code) on the fresh duel; the first failing check
-# answers, in API.md's order: 401, 404, 400, 403, 412, then the rules
+# answers, in docs/api.md#errors order: 401, 404, 400, 403, 412, then the rules
 # fmt: off
 DUEL_CASES: list[tuple[str, Any, str, Any, dict[str, str] | None, int, str]] = [
     ("no claims", NO_CLAIMS, "play", {"tile": "6-6"}, None, 401, "unauthorized"),

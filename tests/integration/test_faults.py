@@ -151,7 +151,7 @@ def test_a_function_that_died_before_keeping_the_answer_of_a_draw(
 
 
 def test_an_unkeyed_request_whose_function_died_was_applied_once(api: Api, duel: str) -> None:
-    """Without a key a retry is a new request (API.md): refused by the rules, never applied
+    """Without a key a retry is a new request (docs/api.md): refused by the rules, never applied
     twice."""
     with injected(*clients()) as faults:
         faults.add("die_after", operation="PutItem", table=GAME_TABLE)

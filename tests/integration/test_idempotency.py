@@ -1,4 +1,4 @@
-"""Idempotency-Key (API.md "Concurrency and retries"): a retry with the same key and body gets
+"""Idempotency-Key (docs/api.md#versions-and-retries): a retry with the same key and body gets
 the first response and the move is applied once; the key belongs to its caller."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md "A turn", openings, layouts and every IllegalMove code, on fixed deals."""
+"""docs/rules.md#a-turn, openings, layouts and every IllegalMove code, on fixed deals."""
 
 from __future__ import annotations
 

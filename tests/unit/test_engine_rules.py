@@ -1,4 +1,4 @@
-"""Ruleset, presets and tiles: RULES.md "Tiles", "The ruleset", "Presets", exact answer 1."""
+"""Ruleset, presets and tiles: docs/rules.md (tiles, fields, presets, "In JSON")."""
 
 from __future__ import annotations
 

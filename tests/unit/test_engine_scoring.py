@@ -1,4 +1,4 @@
-"""Scoring and match play: RULES.md's scoring words, exact answers 10-14 and the seeds' checks."""
+"""Scoring and match play: docs/rules.md's scoring words and exact answers; the seeds' checks."""
 
 from __future__ import annotations
 

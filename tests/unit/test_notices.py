@@ -1,4 +1,4 @@
-"""Notifications: what each change tells whom (API.md "Notifications"), written once per
+"""Notifications: what each change tells whom (docs/api.md#notifications), written once per
 (player, game, version, type), sent once through the outbox; on in-memory stores."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The one resolver factory: every function builds its router here, so every route answers
-errors the same way (API.md "Errors") and nothing internal leaks from a 500."""
+errors the same way (docs/api.md#errors) and nothing internal leaks from a 500."""
 
 from __future__ import annotations
 

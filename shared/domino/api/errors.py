@@ -1,4 +1,4 @@
-"""Every error the API answers: the contract's status per code (API.md "Errors"), the edge's
+"""Every error the API answers: the contract's status per code (docs/api.md#errors), the edge's
 own domain errors, and the one function that turns any ``DominoError`` into a response body.
 
 The engine, the store and the service raise ``DominoError`` subclasses, each with its code;

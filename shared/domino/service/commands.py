@@ -216,7 +216,7 @@ class GameCommands:
 
 def _timed_out_under_forfeit(game: Game, seat: int, at: int) -> bool:
     """The caller's own turn is past its deadline in a game that forfeits late turns: the
-    timeout (its timer, within seconds) wins over the late move (API.md "Turn deadlines");
+    timeout (its timer, within seconds) wins over the late move (docs/api.md#turn-deadlines);
     under ``auto`` the late move is still taken."""
     record, match = game.record, game.match
     return (

@@ -1,5 +1,5 @@
 """Turn deadlines: the sweeper reminds the player on turn at 80 % of their time and, when it has
-run out, finishes their turn for them (API.md "Notifications", turn deadlines).
+run out, finishes their turn for them (docs/api.md#turn-deadlines).
 
 A game with ``turn_timeout_hours`` carries ``deadline`` (when the turn times out) and, in the
 sweeper's index, ``due``: the next time the sweeper must look at it (the reminder, then the
@@ -32,7 +32,7 @@ from domino.store.records import Seat, due_time, remind_time
 if TYPE_CHECKING:
     from domino.service.timers import Timer
 
-#: the level whose moves a timed-out player gets (API.md: the strategist's move)
+#: the level whose moves a timed-out player gets (docs/api.md#turn-deadlines: the strategist's)
 TIMEOUT_LEVEL = "strategist"
 #: the sweeper acts for nobody: its changes are stamped with the late player as actor
 SWEEPER = Caller("", "")

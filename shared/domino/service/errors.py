@@ -1,4 +1,4 @@
-"""The service's domain errors: one type per case, each with its contract code (API.md
+"""The service's domain errors: one type per case, each with its contract code (docs/api.md,
 "Errors"). The engine's rule errors and the store's ``Unavailable`` share the same base,
 ``DominoError``; the HTTP edge maps every one of them to a status in one place."""
 

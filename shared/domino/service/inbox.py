@@ -111,7 +111,7 @@ class InboxQueries:
         self.devices = devices
 
     def language(self, caller: Caller) -> str:
-        """API.md: the locale of the player's latest device, else the token's, else Spanish."""
+        """docs/api.md: the locale of the player's latest device, else the token's, else Spanish."""
         latest = self.devices.of_player(caller.player) if self.devices else []
         with_locale = [d for d in latest if d.locale]
         return language_of(with_locale[0].locale if with_locale else caller.locale)
@@ -132,7 +132,7 @@ class InboxQueries:
 
 
 def note_view(note: Note, read: bool, language: str) -> dict[str, Any]:
-    """A notification as API.md lists it."""
+    """A notification as docs/api.md#notifications lists it."""
     title, body = text(note.type, language, note.preset, note.detail)
     return {
         "id": note.id,

@@ -1,6 +1,6 @@
 """Live updates over WebSocket: a player's open connections, and ``game_changed`` sent to them.
 
-API.md: every accepted change of a game is sent to each of its seated players' sockets as
+docs/api.md: every accepted change of a game is sent to each of its seated players' sockets as
 ``{"type": "game_changed", "game", "version", "notification"}``, ``notification`` being what the
 change notified that player of (as the inbox lists it, in the connection's language) or null.
 A message with a notification is sent through the notifier's outbox, once; one without is sent

@@ -1,6 +1,6 @@
 """What a change tells whom: notifications derived from a game item's old and new images.
 
-API.md "Notifications": ``player_joined`` to the seated players already there; ``game_started``
+docs/api.md#notifications: ``player_joined`` to the seated players already there; ``game_started``
 to the seated players when the deal is made; ``your_turn`` to the person whose turn it now is;
 ``hand_over`` to the seated players when a hand ends and the match goes on, ``game_over`` (not
 ``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for;

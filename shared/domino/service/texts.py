@@ -1,7 +1,7 @@
 """What a notification says, in Spanish (the default) and English.
 
 A text names the game by its preset's name and, for ``player_joined``, the joiner's display name;
-never a tile (API.md: nothing hidden leaves the server, and no text needs a tile).
+never a tile (docs/api.md: nothing hidden leaves the server, and no text needs a tile).
 """
 
 from __future__ import annotations

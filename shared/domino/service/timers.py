@@ -1,5 +1,5 @@
 """Timers that fire on time: each turn's reminder (at 80 % of its time) and its deadline, within
-seconds rather than at the next minutely sweep (API.md "Turn deadlines": within 5 s). Other
+seconds rather than at the next minutely sweep (docs/api.md#turn-deadlines: within 5 s). Other
 waits (quick match's) are new kinds on the same queue.
 
 A timer is ``(kind, key, due)``. ``Timers.set`` sends it to a delay queue to come back when it

@@ -92,7 +92,7 @@ class MarkRead(NamedTuple):
 
 
 class GameSeen(NamedTuple):
-    """A game as one caller may see it: its id, version and the caller's view (API.md);
+    """A game as one caller may see it: its id, version and the caller's view (docs/openapi.yaml);
     ``replayed``: the answer an earlier request with the same Idempotency-Key got."""
 
     game_id: str

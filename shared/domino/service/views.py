@@ -1,4 +1,4 @@
-"""The game view, summaries and move lists of API.md, from a stored game and its engine state."""
+"""The game view, summaries and move lists (docs/openapi.yaml), from a stored game and its state."""
 
 from __future__ import annotations
 

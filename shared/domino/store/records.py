@@ -85,7 +85,7 @@ class GameRecord:
     archive_hand: int | None = None
     # who made the change this version records (a player id; None: the game itself), and
     # "timeout" when the sweeper made it for that player: the notifier never notifies the
-    # player who caused a change of it (API.md "Notifications")
+    # player who caused a change of it (docs/api.md#notifications)
     actor: str | None = None
     cause: str | None = None
     replies: list[ReplyEntry] = field(default_factory=list)
