@@ -33,13 +33,7 @@ REGENERATE = ".venv/bin/python docs/gen_rules.py --write"
 HANDBOOK = re.compile(r"\b(?:RULES|API|ARCHITECTURE)[.]md\b|[.][.]/shared\b")
 
 #: files that may still name the handbook, and why (keep this short: repoint, then remove)
-_ENGINE = "the engine was being reshaped (issue 21, item 5) and its files were left alone"
-OUTSIDE_POINTERS_ALLOWED: dict[str, str] = {
-    "shared/domino/engine/__init__.py": _ENGINE,
-    "shared/domino/engine/deal.py": _ENGINE,
-    "shared/domino/engine/match.py": _ENGINE,
-    "shared/domino/engine/rules.py": _ENGINE,
-}
+OUTSIDE_POINTERS_ALLOWED: dict[str, str] = {}
 
 LINK = re.compile(r"(?<!!)\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")

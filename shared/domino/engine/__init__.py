@@ -1,7 +1,7 @@
 """The pure dominoes rules engine: tiles, ruleset and presets, match state, scoring, encoding, bots.
 
 No I/O, no clock, no logging: callers pass times in and persist ``encode(match)``.
-See docs/engine.md and RULES.md (the spec this implements).
+See docs/engine.md and docs/rules.md (the rules this implements).
 """
 
 from .bots import DEFAULT_LEVEL, LEVELS, choose_move

@@ -8,7 +8,7 @@ relative bias below 2**-128, and the 128+ bits left over draw a ``lot`` opener. 
 SHAKE-256(``"domino:{seed}:{h}:{k}"``), so every later hand is repeatable and no RNG state is
 stored. What a seed deals never changes (tests and dev tools replay seeded games).
 
-Who opens (``find_opener``, RULES.md "A turn" and "Exact answers" 2): a previous winner under
+Who opens (``find_opener``, docs/rules.md#who-leads-a-hand): a previous winner under
 ``next_round: previous_winner`` leads any tile; ``lot`` draws a seat that leads any tile;
 ``highest_double`` makes the holder of the highest double lead it (``double_six``: 6-6 first,
 ``required_double``: the set's top double only); with no such double in any hand,

@@ -1,6 +1,6 @@
 """The state of a whole match: the current hand, scores, chips, the move log; its moves.
 
-How a hand is played (RULES.md "A turn"):
+How a hand is played (docs/rules.md#a-turn):
 
 1. The opener leads (``deal.find_opener``): the holder of the double the opening rule asks for
    leads it, a ``lot`` opener or a previous winner leads any tile; a deal no opening rule accepts

@@ -1,9 +1,9 @@
 """The configurable ruleset, the ten presets taken from the seed texts, and their validation.
 
-Every field of RULES.md's ruleset table is a field of ``Ruleset`` with the same name and values.
-A preset fixes all of them; ``hand_size`` and ``reserve`` depend on the player count (objects keyed
-by the count as a string in ``GET /rules``); a game resolves them to plain ints for its count with
-``resolve_rules(preset_id, players, overrides)``.
+Every field of docs/rules.md#the-ruleset-fields is a field of ``Ruleset`` with the same name and
+values. A preset fixes all of them; ``hand_size`` and ``reserve`` depend on the player count
+(objects keyed by the count as a string in ``GET /rules``); a game resolves them to plain ints
+for its count with ``resolve_rules(preset_id, players, overrides)``.
 
 Seat order: seats are numbered 0..n-1 around the table; ``clockwise`` plays 0, 1, 2, ... after the
 opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seats 0+2 face 1+3.
@@ -237,7 +237,7 @@ def _preset(
     return Preset(pid, name, source, lo, hi, rules, modes, description)
 
 
-#: the ten presets, in RULES.md order
+#: the ten presets, in docs/rules.md#the-presets order
 PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
