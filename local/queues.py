@@ -11,6 +11,10 @@ message received more often than its queue's RedrivePolicy allows is dropped wit
 (deployed, SQS moves it to the dead-letter queue).
 Delay queues work as on AWS: moto holds a message back for its ``DelaySeconds``.
 
+moto's queues live in memory, so a restart of the runtime would lose the timers of the games it
+kept on disk (deployed, SQS keeps them): ``rearm_turn_timers`` sets one again for every game the
+sweeper's index lists, at its start.
+
 Not modelled: MaximumBatchingWindowInSeconds, maximum concurrency, FIFO queues.
 """
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,3 +216,45 @@ class QueuePump:
             names = ", ".join(f"{s.function} <- {s.queue}" for s in self.sources)
             print(f"queues: {names}", file=sys.stderr, flush=True)
         return threads
+
+
+class _LocalTimerQueue:
+    """The timers' queue port on a queue here (what ``SqsTimerQueue`` is on AWS)."""
+
+    def __init__(self, queues: LocalQueues, url: str) -> None:
+        self.queues, self.url = queues, url
+
+    def send(self, body: str, delay_seconds: int) -> None:
+        self.queues.client.send_message(
+            QueueUrl=self.url, MessageBody=body, DelaySeconds=delay_seconds
+        )
+
+
+def rearm_turn_timers(
+    endpoint: str, table: str, queues: LocalQueues, queue: str = "TimerQueue"
+) -> int:
+    """Set a turn timer for every game in the ``by_due`` index (what a restart lost with moto's
+    queue); how many. A timer its game no longer needs does nothing when it fires."""
+    from domino.service.timers import TURN, Timer, Timers
+    from domino.store.records import DUE_SHARDS
+
+    url = queues.urls.get(queue)
+    if url is None:
+        return 0
+    timers = Timers(_LocalTimerQueue(queues, url), time.time)  # a new run's clock is the system's
+    dynamodb = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION)
+    armed = 0
+    for shard in range(DUE_SHARDS):
+        pages = dynamodb.get_paginator("query").paginate(
+            TableName=table,
+            IndexName="by_due",
+            KeyConditionExpression="due_shard = :s",
+            ExpressionAttributeValues={":s": {"S": str(shard)}},
+            ProjectionExpression="pk, due",
+        )
+        for page in pages:
+            for item in page["Items"]:
+                game = item["pk"]["S"].removeprefix("GAME#")
+                timers.set(Timer(TURN, game, int(item["due"]["N"])))
+                armed += 1
+    return armed

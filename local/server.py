@@ -57,7 +57,7 @@ from local.containers import INVOKE_TIMEOUT_SECONDS, Containers, InvocationFaile
 from local.environment import DevClock, local_environment
 from local.invoke import http_event
 from local.paths import local_dir
-from local.queues import LocalQueues, QueuePump, QueueSource, queue_sources
+from local.queues import LocalQueues, QueuePump, QueueSource, queue_sources, rearm_turn_timers
 from local.schedules import ScheduleSource, run_now, schedule_sources, start_schedules
 from local.sns import LocalSns
 from local.streams import Checkpoints, StreamPump, StreamSource, stream_sources
@@ -791,13 +791,33 @@ def start_streams(
 
 
 def start_queues(
-    queues: LocalQueues, sources: list[QueueSource], containers: Containers, stop: threading.Event
+    queues: LocalQueues,
+    sources: list[QueueSource],
+    containers: Containers,
+    stop: threading.Event,
+    endpoint: str,
+    template: Template,
 ) -> None:
-    """Feed the queues' messages to their functions (Lambda's SQS event source mappings)."""
+    """Feed the queues' messages to their functions (Lambda's SQS event source mappings), after
+    setting again, in the background, the turn timers a restart lost (moto keeps no queue)."""
 
     def invoke(source: QueueSource, event: dict[str, Any]) -> Any:
         return containers.invoke(source.code_uri, source.handler, source.function, event)
 
+    def rearm() -> None:
+        table = template.table_names().get("GameTable")
+        if table is None:
+            return
+        try:
+            armed = rearm_turn_timers(endpoint, table, queues)
+        except Exception as err:  # the minutely sweep still comes: never the runtime's end
+            print(f"queues: turn timers not set again: {err}", file=sys.stderr, flush=True)
+            return
+        if armed:
+            print(f"queues: {armed} turn timer(s) set again", file=sys.stderr, flush=True)
+
+    if any(source.queue == "TimerQueue" for source in sources):
+        threading.Thread(target=rearm, name="rearm-timers", daemon=True).start()
     QueuePump(queues, sources, invoke).run(stop)
 
 
@@ -963,7 +983,7 @@ def main(argv: list[str] | None = None) -> int:
         kept = data_dir if database is None or database.kind == "dynamodb-local" else None
         streams = start_streams(template, sources, endpoint, containers, stop, kept)
         start_schedules(schedules, httpd.run_schedule, stop)
-        start_queues(queues, timed, containers, stop)
+        start_queues(queues, timed, containers, stop, endpoint, template)
         threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()
         kind = database.kind if database else "existing DynamoDB"
         live = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,30 @@ def test_a_late_move_under_forfeit_is_refused_and_changes_nothing(runtime: Runti
     assert (status, refused["error"]["code"]) == (422, "turn_timed_out"), refused
     status, _, same = runtime.request("GET", f"/games/{game['id']}", token=ana)
     assert same["version"] == view["version"] and same["board"]["tiles"] == []
+
+
+def test_a_restart_sets_the_timers_it_lost_again(tmp_path: Path) -> None:
+    """moto's queue lives in memory: a restarted runtime sets the turn timers of the games it
+    kept again, so a 36 s turn begun before the restart still times out on time, before the new
+    run's first sweep."""
+    from local.ddb import free_port
+
+    runtime = Runtime(free_port(), free_port(), tmp_path / "data")
+    runtime.start()
+    try:
+        ana, _, view = timed_game(runtime)
+        wait_for(runtime, ana, 2)  # the join's change is read: its timer is set
+        time.sleep(1.5)  # and the stream's checkpoint written past it (no replay sets it again)
+    finally:
+        runtime.stop()
+    started = time.monotonic()
+    runtime.start()
+    try:
+        first_sweep = started + 60
+        inbox = wait_for(runtime, ana, 3, within=first_sweep - time.monotonic(), kind="timeout")
+        assert "timeout" in {n["type"] for n in inbox["notifications"]}, inbox
+        assert time.monotonic() < first_sweep  # the timer did it, not the sweep
+        status, _, after = runtime.request("GET", f"/games/{view['id']}", token=ana)
+        assert status == 200 and after["turn"] == 1
+    finally:
+        runtime.stop()
