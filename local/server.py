@@ -20,7 +20,8 @@ A page in the developer's browser is no client of the runtime unless it is the r
 (docs/SECURITY.md, "The local runtime and the pages a developer opens"): a request naming
 another ``Host`` than the runtime listens as (127.0.0.1, localhost or [::1], with its port or
 none) is 421 (a DNS-rebinding page names its own domain), and ``/dev/*`` refuses an ``Origin``
-of another site (403) and, but for GET and HEAD, a body that is not ``application/json`` (415),
+of another site (403) and, but for GET and HEAD, a body that is not ``application/json`` (415;
+a request with neither a body nor a type, such as a script's ``POST /dev/sweep``, is let through),
 so no cross-site "simple" request reaches it; all ``invalid_request``. A connection waits
 ``idle_timeout`` (5 s) for a request's first byte and then ``request_timeout`` (10 s) for the
 rest of its head and body (408 once it has begun), so silent or slow clients hold no thread; a
@@ -471,7 +472,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             return True
         types = self.headers.get_all("Content-Type") or []
         media = types[0].split(";", 1)[0].strip().lower() if len(types) == 1 else ""
-        if method not in SAFE_METHODS and media != "application/json":
+        # a request that sends nothing at all (`POST /dev/sweep` from a script): no body, no
+        # type; a browser's cross-site one would carry an Origin, refused above
+        bodiless = not types and self.headers.get("Content-Length", "0").strip() == "0"
+        bodiless = bodiless and "Transfer-Encoding" not in self.headers
+        if method not in SAFE_METHODS and media != "application/json" and not bodiless:
             self.refuse(
                 415, "invalid_request", "Dev routes take only Content-Type application/json."
             )
