@@ -66,7 +66,7 @@ def test_tables_are_referenced_not_named() -> None:
 
 # -------------------------------------------------------------------- operations: alarms
 
-ALARMS = {  # README "Deploy": what each watches
+ALARMS = {  # docs/deploy.md "Alarms": what each watches
     "ArchiveFailuresAlarm": "the archive consumer's on-failure queue is not empty",
     "NotifyFailuresAlarm": "the notify consumer's on-failure queue is not empty",
     "ApiErrorRateAlarm": "the HTTP API's 5xx rate",
@@ -235,7 +235,7 @@ def test_the_deployed_authorizers_trust_only_the_stacks_issuer() -> None:
 
 
 def test_the_web_client_may_call_the_api_from_its_origin() -> None:
-    """CORS on the HttpApi (README "Host the web client"): the web origin is a parameter, the
+    """CORS on the HttpApi (docs/web.md "Host the web client"): the web origin is a parameter, the
     headers the client sends are allowed and the ones it reads are exposed; no credentials."""
     doc = Template().doc
     assert doc["Parameters"]["WebOrigin"]["Type"] == "CommaDelimitedList"

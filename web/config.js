@@ -7,8 +7,8 @@
 // auth turns on the hosted sign-in (Cognito's authorization code flow with PKCE) instead of the
 // local runtime's dev tokens: the stack's Cognito domain and its output UserPoolClientId, e.g.
 //   auth: { domain: "https://domino.auth.eu-west-1.amazoncognito.com", clientId: "abc123" },
-// with this page's address in the stack's CallbackUrls and LogoutUrls (README "Host the web
-// client"). ?auth_domain=…&client_id=… name them for one visit.
+// with this page's address in the stack's CallbackUrls and LogoutUrls (docs/web.md "Sign-in on
+// the deployed stack"). ?auth_domain=…&client_id=… name them for one visit.
 export default {
   api: "",
   ws: "",
