@@ -131,15 +131,6 @@ class Star(Layout):
             return EVERY_ARM_OF_A_STAR
         return SIDES
 
-    def lay(self, ends: list[int], arm_len: list[int], tid: int, arm: int) -> tuple[int, ...]:
-        """Lay tile ``tid`` (already checked) on ``arm`` (-1: the first tile, on an empty board):
-        update ``ends`` and ``arm_len``, return the open arms. A board replayed from a log's plays
-        (the bots' reading of the table) is built with it; the match's hot path does the same
-        inline."""
-        if arm < 0:
-            return self.open_first(ends, tid)
-        return self.grow(ends, arm_len, arm, PIPS[tid] - ends[arm])
-
     def shown(self, open_arms: tuple[int, ...]) -> range:
         """The sides, and the diagonals once they are open."""
         return range(8) if len(open_arms) == 8 else range(4)
