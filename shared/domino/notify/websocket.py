@@ -30,21 +30,23 @@ class ApiGatewayConnections:
 
     def post(self, connection_id: str, data: bytes) -> bool:
         """Send ``data`` to the connection; False when it is gone."""
-        try:
-            self.client.post_to_connection(ConnectionId=connection_id, Data=data)
-        except ClientError as err:
-            if err.response["Error"]["Code"] == "GoneException":
-                return False
-            if throttled(err) or err.response["Error"]["Code"] == "LimitExceededException":
-                raise Unavailable() from err
-            raise
-        return True
+        return self._reached(self.client.post_to_connection, ConnectionId=connection_id, Data=data)
 
     def is_open(self, connection_id: str) -> bool:
         """Whether the connection is established (GetConnection; during its $connect, API
         Gateway answers it as gone, 410)."""
+        return self._reached(self.client.get_connection, ConnectionId=connection_id)
+
+    def close(self, connection_id: str) -> None:
+        """Close the connection (API Gateway runs its $disconnect); gone already is fine."""
+        self._reached(self.client.delete_connection, ConnectionId=connection_id)
+
+    @staticmethod
+    def _reached(call: Any, **params: Any) -> bool:
+        """Make one management API call: False when the connection is gone (410), a busy API
+        as ``Unavailable``."""
         try:
-            self.client.get_connection(ConnectionId=connection_id)
+            call(**params)
         except ClientError as err:
             if err.response["Error"]["Code"] == "GoneException":
                 return False
@@ -52,14 +54,3 @@ class ApiGatewayConnections:
                 raise Unavailable() from err
             raise
         return True
-
-    def close(self, connection_id: str) -> None:
-        """Close the connection (API Gateway runs its $disconnect); gone already is fine."""
-        try:
-            self.client.delete_connection(ConnectionId=connection_id)
-        except ClientError as err:
-            if err.response["Error"]["Code"] == "GoneException":
-                return
-            if throttled(err) or err.response["Error"]["Code"] == "LimitExceededException":
-                raise Unavailable() from err
-            raise
