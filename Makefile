@@ -14,11 +14,14 @@ SAM := $(SAM_VENV)/bin/sam
 SAM_VERSION := 1.170.0
 DDB_JAR_STAMP := .local/ddb/.installed
 PYTEST_ARGS ?=
+# make test's pytest-xdist workers: every core up to four (each runs its own DynamoDB Local,
+# moto server and runtimes); TEST_WORKERS=0 runs the suite in one process
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
 
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: help run test test-unit lint format bench build invoke validate generators clean
+.PHONY: help run test test-unit check lint format bench build invoke validate generators clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -49,7 +52,11 @@ run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_
 test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP), browser
 	@# the browser tests' Chromium: found, or installed with apt-get as root, or a one-line stop
 	$(BIN)/python -m local.chromium
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@# a file's tests stay on one worker (--dist loadfile): they share its module fixtures
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+check: $(STAMP) lint  ## the edit loop in under a minute: ruff, mypy, unit, architecture, OpenAPI and docs tests
+	$(BIN)/python -m pytest -q -n 0 tests/unit tests/test_architecture.py tests/test_openapi.py tests/test_docs.py $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the engine's unit tests only (no I/O)
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)

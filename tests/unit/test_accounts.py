@@ -162,12 +162,21 @@ def test_a_token_older_than_the_deletion_brings_nothing_back(world: World) -> No
 
 @pytest.fixture
 def pool() -> Any:
-    """moto's Cognito with a user pool holding alice's user."""
-    with mock_aws():
+    """moto's Cognito with a user pool of its own holding alice's user.
+
+    moto's in-process backends are shared with the moto server the ``sns`` fixture runs in
+    this same process (a pytest-xdist worker may hold both): a mock that reset them on start or
+    stop would wipe that server's push platforms under another test file, so this one leaves
+    them be, and a fresh pool per test keeps the tests apart."""
+    mock = mock_aws()
+    mock.start(reset=False)
+    try:
         client = boto3.client("cognito-idp", region_name="us-east-1")
         pool_id = client.create_user_pool(PoolName="domino")["UserPool"]["Id"]
         client.admin_create_user(UserPoolId=pool_id, Username="alice-user")
         yield client, pool_id
+    finally:
+        mock.stop(remove_data=False)
 
 
 def users(client: Any, pool_id: str) -> list[str]:
