@@ -1,0 +1,258 @@
+// A game at the table: its view and move log fetched and kept up to date, the board, your hand
+// and the moves you make.
+import { ApiError, change, request, session } from "./api.js";
+import { boardElement, parseTile, tileElement } from "./board.js";
+import { h } from "./dom.js";
+import { attempt, showError } from "./errors.js";
+import { renderHeader } from "./header.js";
+import { t } from "./i18n.js";
+import { currentGameId, go, shareLink } from "./nav.js";
+import { lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
+import { errorBox, main, state } from "./state.js";
+import { startPolling } from "./updates.js";
+
+const POLL_MS = 3000;
+
+export async function openGame(gameId, created) {
+  renderHeader();
+  if (!state.game || state.game.id !== gameId) {
+    state.game = null;
+    state.etag = null;
+    state.moves = [];
+    state.movesAfter = 0;
+    main.replaceChildren(h("p", { class: "loading" }, "…"));
+  }
+  try {
+    if (created) accept(created);
+    else await fetchGame();
+    await fetchMoves();
+  } catch (err) {
+    showError(err);
+    if (!state.game) {
+      main.replaceChildren(h("p", {}, h("button", { type: "button", id: "back", onclick: () => go(null) }, "← " + t("back"))));
+      return;
+    }
+  }
+  renderGame();
+  startPolling(POLL_MS, refreshGame);
+}
+
+/** Take a view answered by the API unless an older one arrives after a newer one. */
+function accept(answer) {
+  const view = answer.body;
+  if (!view || (state.game && state.game.id === view.id && view.version < state.game.version)) return false;
+  state.game = view;
+  state.etag = answer.etag;
+  return true;
+}
+
+async function fetchGame() {
+  const id = currentGameId();
+  const answer = await request("GET", `/games/${encodeURIComponent(id)}`, {
+    etag: state.game?.id === id ? state.etag : null,
+  });
+  if (answer.status === 304) return false;
+  return accept(answer);
+}
+
+async function fetchMoves() {
+  const game = state.game;
+  if (!game) return;
+  for (let page = 0; page < 20; page++) {
+    let answer;
+    try {
+      answer = await request("GET", `/games/${game.id}/moves?after=${state.movesAfter}&limit=200`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 503) return; // archiving a hand: next time
+      throw err;
+    }
+    for (const move of answer.body.moves) {
+      state.moves.push(move);
+      state.movesAfter = Math.max(state.movesAfter, move.n);
+    }
+    if (!answer.body.next) return;
+  }
+}
+
+export async function refreshGame() {
+  if (!currentGameId()) return;
+  try {
+    const changed = await fetchGame();
+    if (changed) {
+      await fetchMoves();
+      renderGame();
+    }
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function act(path, body = {}) {
+  await attempt(async () => {
+    state.selected = null;
+    const answer = await change(`/games/${state.game.id}/${path}`, body);
+    accept(answer);
+    await fetchMoves();
+    renderGame();
+  });
+  if (!errorBox.hidden) {
+    // refused (a stale view, a move no longer legal): show the game as it is now
+    state.selected = null;
+    await refreshGame();
+    renderGame();
+  }
+}
+
+function play(tile, end) {
+  return act("play", end ? { tile, end } : { tile });
+}
+
+function chooseTile(tile) {
+  const legal = state.game.you.legal.filter((p) => p.tile === tile);
+  if (!legal.length) return;
+  if (legal.length === 1) {
+    play(tile, legal[0].end);
+    return;
+  }
+  state.selected = tile;
+  renderGame();
+}
+
+function renderGame() {
+  const game = state.game;
+  if (!game) return;
+  const you = game.you;
+  const myTurn = game.status === "playing" && you && game.turn === you.seat;
+  const layout = game.rules?.layout || "line";
+  const legalEnds = new Set((you?.legal || []).map((p) => p.end).filter(Boolean));
+  const targets = state.selected
+    ? new Set(you.legal.filter((p) => p.tile === state.selected).map((p) => p.end))
+    : null;
+
+  const status =
+    game.status === "waiting"
+      ? t("waiting")
+      : game.status === "finished"
+        ? t("finished")
+        : myTurn
+          ? t("yourTurn")
+          : t("turnOf", { name: seatName(game, game.turn) });
+
+  const root = h("div", {
+    id: "game",
+    class: "table",
+    "data-game": game.id,
+    "data-status": game.status,
+    "data-version": game.version,
+    "data-my-turn": myTurn ? "true" : "false",
+    "data-hand": game.hand_number,
+  });
+
+  root.append(
+    h(
+      "div",
+      { class: "game-head" },
+      h("button", { type: "button", class: "ghost", id: "back", onclick: () => go(null) }, "← " + t("back")),
+      h("h2", {}, game.rules?.name || game.preset, h("small", {}, ` · ${game.preset}`)),
+      h("p", { id: "status", class: "status" + (myTurn ? " yours" : "") }, status),
+      game.hand_number ? h("span", { class: "badge" }, t("hand", { n: game.hand_number })) : null,
+      game.status === "playing" ? h("span", { class: "badge" }, t("boneyard", { n: game.boneyard })) : null,
+    ),
+  );
+
+  if (game.status === "waiting") root.append(shareBox(game));
+  root.append(seatsElement(game));
+  if (!you && game.status === "waiting") {
+    root.append(
+      h("button", { type: "button", id: "join", onclick: () => attempt(async () => {
+        accept(await change(`/games/${game.id}/join`, { name: session().name }));
+        renderGame();
+      }) }, t("joinThis")),
+    );
+  } else if (!you) {
+    root.append(h("p", { class: "note" }, t("spectator")));
+  }
+
+  if (game.status !== "waiting") {
+    root.append(
+      h(
+        "section",
+        { class: "card board-card", "aria-label": t("board") },
+        boardElement(game.board, layout, { targets, legalEnds: myTurn ? legalEnds : null, onEnd: (end) => play(state.selected, end) }),
+      ),
+    );
+  }
+
+  if (you && game.status === "playing") root.append(handElement(game, myTurn));
+  if (game.result) root.append(resultElement(game));
+  if (game.last_hand) root.append(lastHandElement(game));
+  root.append(movesElement(game, state.moves));
+  main.replaceChildren(root);
+  fitBoard(root);
+}
+
+/** A cross or star wider than the screen is shrunk to fit (down to 40 %), then scrolls. */
+function fitBoard(root) {
+  const field = root.querySelector(".board .field");
+  const card = root.querySelector(".board-card");
+  if (!field || !card) return;
+  const style = getComputedStyle(card);
+  const room = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = field.offsetWidth;
+  if (width > room) field.style.zoom = String(Math.max(0.4, room / width));
+  card.scrollLeft = (card.scrollWidth - card.clientWidth) / 2;
+}
+
+function shareBox(game) {
+  const link = shareLink(game.id);
+  const input = h("input", { id: "share-link", readonly: true, value: link });
+  const copy = h("button", { type: "button", class: "ghost", onclick: async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      copy.textContent = t("copied");
+    } catch {
+      /* selected: the user copies it */
+    }
+  } }, t("copy"));
+  return h("div", { class: "card share" }, h("label", {}, t("share"), h("div", { class: "row" }, input, copy)));
+}
+
+function handElement(game, myTurn) {
+  const you = game.you;
+  const legalTiles = new Set(you.legal.map((p) => p.tile));
+  const hand = h("div", { class: "hand", id: "hand" });
+  for (const tile of you.hand) {
+    const [a, b] = parseTile(tile);
+    const legal = myTurn && legalTiles.has(tile);
+    const el = tileElement(a, b, { vertical: true, tag: "button" });
+    el.type = "button";
+    if (legal) el.classList.add("legal");
+    if (state.selected === tile) el.classList.add("selected");
+    el.disabled = !legal;
+    el.addEventListener("click", () => chooseTile(tile));
+    hand.append(el);
+  }
+  const controls = h(
+    "div",
+    { class: "controls" },
+    h("button", { type: "button", id: "draw", disabled: !(myTurn && you.can_draw), onclick: () => act("draw") }, t("draw")),
+    h("button", { type: "button", id: "pass", disabled: !(myTurn && you.can_pass), onclick: () => act("pass") }, t("pass")),
+    h("button", { type: "button", id: "leave", class: "ghost", onclick: () => confirm(t("leaveConfirm")) && act("leave") }, t("leave")),
+  );
+  const section = h("section", { class: "card", "aria-label": t("yourHand") }, h("h3", {}, t("yourHand")), hand);
+  if (state.selected) {
+    const ends = you.legal.filter((p) => p.tile === state.selected).map((p) => p.end);
+    section.append(
+      h(
+        "div",
+        { class: "chooser", id: "chooser" },
+        h("span", {}, t("chooseEnd", { tile: state.selected })),
+        ends.map((end) => h("button", { type: "button", "data-end": end, onclick: () => play(state.selected, end) }, t("end_" + end))),
+        h("button", { type: "button", class: "ghost", onclick: () => { state.selected = null; renderGame(); } }, t("cancel")),
+      ),
+    );
+  }
+  section.append(controls);
+  return section;
+}

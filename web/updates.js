@@ -1,0 +1,47 @@
+// How the page keeps up: the WebSocket's game_changed messages, polling while no socket is
+// open, and the badge that says which.
+import { Live, session } from "./api.js";
+import { t } from "./i18n.js";
+import { currentGameId } from "./nav.js";
+import { hooks, state } from "./state.js";
+
+export const live = new Live(onLiveMessage, (value) => {
+  const reconnected = value === "live" && state.live !== "live";
+  state.live = value;
+  renderLiveBadge();
+  if (reconnected) (currentGameId() ? hooks.refreshGame : hooks.refreshLobby)(); // what the gap missed
+});
+let pollTimer = null;
+
+function onLiveMessage(message) {
+  if (message.type !== "game_changed") return;
+  const id = currentGameId();
+  if (id && message.game === id) {
+    if (!state.game || message.version > state.game.version) hooks.refreshGame();
+  } else if (!id) {
+    hooks.refreshLobby();
+  }
+}
+
+/** Poll while no socket is open (a socket's game_changed messages make polling needless). */
+export function startPolling(ms, fn) {
+  stopPolling();
+  pollTimer = setInterval(() => {
+    if (state.live !== "live" && !state.busy) fn();
+  }, ms);
+  renderLiveBadge();
+}
+
+export function stopPolling() {
+  clearInterval(pollTimer);
+  pollTimer = null;
+}
+
+export function renderLiveBadge() {
+  const badge = document.getElementById("live");
+  if (!badge) return;
+  const polling = state.live !== "live" && pollTimer !== null;
+  const value = state.live === "live" ? "live" : polling ? "polling" : "offline";
+  badge.textContent = session() ? t(value) : "";
+  badge.dataset.state = value;
+}
