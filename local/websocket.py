@@ -1,7 +1,7 @@
 """The template's WebSocket API on the local runtime: ``ws://127.0.0.1:PORT/ws`` and its
 management API (``http://127.0.0.1:PORT/ws/@connections/{id}``), on the HTTP API's own port.
 
-What API Gateway does for a WebSocket API, done here for the sockets ``local.server`` accepts
+What API Gateway does for a WebSocket API, done here for the sockets ``local.runtime`` accepts
 (the handshake and the frames go through websockets' sans-I/O ``ServerProtocol``):
 
 - **$connect**: the API's authorizer (a REQUEST authorizer whose identity source is

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from local import tokens
 from local.environment import DevClock
-from local.server import LocalRuntime
+from local.runtime import LocalRuntime
 from local.template import Template
 from local.websocket import PATH
 

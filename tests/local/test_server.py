@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from local import tokens
-from local.server import MAX_BODY, LocalRuntime
+from local.bodies import MAX_BODY
+from local.runtime import LocalRuntime
 from local.template import Template
 
 from .test_tokens import b64, claims, sign

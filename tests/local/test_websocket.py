@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 from local import tokens
 from local.containers import InvocationFailed
 from local.environment import local_environment
-from local.server import LocalRuntime
+from local.runtime import LocalRuntime
 from local.template import Template, WebSocketApi, WebSocketRoute, selection_path
 from local.websocket import (
     MANAGEMENT_PREFIX,

@@ -66,10 +66,10 @@ def templates() -> dict[str, str]:
                 raise AssertionError(f"{path}:{node.lineno}: an f-string message: use params")
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.setdefault(first.value, f"{path.relative_to(ROOT)}:{node.lineno}")
-    from local.server import HTTP_ERRORS
+    from local.handler import HTTP_ERRORS
 
     for _, _, text in HTTP_ERRORS.values():
-        found.setdefault(text, "local/server.py HTTP_ERRORS")
+        found.setdefault(text, "local/handler.py HTTP_ERRORS")
     for text in VALIDATION.values():
         found.setdefault(text, "api/messages.py VALIDATION")
     return {t: w for t, w in found.items() if " " in t}  # a sentence, not a code or a name

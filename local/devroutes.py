@@ -1,0 +1,120 @@
+"""The local runtime's own routes under ``/dev/``, which no deployed stack has.
+
+``POST /dev/token`` signs a dev token (``local.tokens``), ``GET /dev/clock`` is the handlers'
+clock and ``POST /dev/clock {"advance": seconds}`` moves it on, ``POST /dev/sweep`` runs every
+scheduled function at once and ``GET /dev/pushes`` lists the pushes that would have reached a
+phone. Each is ``(handler, method, body)``, answered through the request handler; any other
+method is 404 ``not_found`` as an unknown route is. What may reach them at all is
+``local.guards.dev_refused``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from local import tokens
+from local.containers import InvocationFailed
+from local.schedules import run_now
+
+if TYPE_CHECKING:
+    from local.handler import RequestHandler
+
+PREFIX = "/dev/"
+TOKEN_PATH = "/dev/token"
+CLOCK_PATH = "/dev/clock"
+SWEEP_PATH = "/dev/sweep"
+PUSHES_PATH = "/dev/pushes"
+MAX_CLOCK_ADVANCE = 10 * 365 * 24 * 3600
+
+
+def clock(handler: RequestHandler, method: str, body: bytes) -> None:
+    """``GET /dev/clock``: the handlers' clock; ``POST {"advance": seconds}`` moves it on
+    (turn deadlines are reached without waiting; it never goes back)."""
+    dev_clock = handler.server.clock
+    if dev_clock is None or method not in ("GET", "POST"):
+        handler.no_route(method, CLOCK_PATH)
+        return
+    if method == "POST":
+        try:
+            request = json.loads(body or b"{}")
+        except (ValueError, RecursionError):
+            handler.fail(400, "invalid_request", "The body is not valid JSON.")
+            return
+        advance = request.get("advance") if isinstance(request, dict) else None
+        if (
+            not isinstance(advance, int | float)
+            or isinstance(advance, bool)
+            or not 0 <= advance <= MAX_CLOCK_ADVANCE
+        ):
+            handler.fail(
+                400,
+                "invalid_request",
+                "advance must be a number of seconds from 0 to {max}.",
+                max=MAX_CLOCK_ADVANCE,
+            )
+            return
+        dev_clock.advance(float(advance))
+    handler.send(200, json.dumps(dev_clock.describe()).encode())
+
+
+def pushes(handler: RequestHandler, method: str, _body: bytes) -> None:
+    """``GET /dev/pushes``: every push that would have reached a phone, oldest first."""
+    sns = handler.server.sns
+    if method != "GET" or sns is None:
+        handler.no_route(method, PUSHES_PATH)
+        return
+    handler.send(200, json.dumps({"pushes": sns.pushes()}).encode())
+
+
+def sweep(handler: RequestHandler, method: str, _body: bytes) -> None:
+    """``POST /dev/sweep``: every scheduled function runs once, now (their results)."""
+    if method != "POST":
+        handler.no_route(method, SWEEP_PATH)
+        return
+    results = {}
+    for source in handler.server.schedules:
+        try:
+            results[source.function] = run_now(source, handler.server.run_schedule)
+        except InvocationFailed as err:
+            sys.stderr.write(f"{source.function} failed:\n{err}\n")
+            handler.fail(500, "internal", "Internal server error.", function=source.function)
+            return
+    handler.send(200, json.dumps(results).encode())
+
+
+def token(handler: RequestHandler, method: str, body: bytes) -> None:
+    """``POST /dev/token {"player": id, "name": display name}``: a signed dev token."""
+    if method != "POST":
+        handler.no_route(method, TOKEN_PATH)
+        return
+    try:
+        request = json.loads(body or b"{}")
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json can go
+        handler.fail(400, "invalid_request", "The body is not valid JSON.")
+        return
+    if not isinstance(request, dict):
+        handler.fail(400, "invalid_request", "The body must be a JSON object.")
+        return
+    try:
+        signed = tokens.issue(handler.server.secret, request.get("player"), request.get("name"))
+    except tokens.TokenRequestError as err:
+        handler.fail(400, "invalid_request", err.template, **err.params)
+        return
+    handler.send(
+        200,
+        json.dumps(
+            {"token": signed, "player": request["player"], "expires_in": tokens.LIFETIME_SECONDS}
+        ).encode(),
+    )
+
+
+#: each dev route by its path
+ROUTES: dict[str, Callable[[RequestHandler, str, bytes], None]] = {
+    TOKEN_PATH: token,
+    CLOCK_PATH: clock,
+    SWEEP_PATH: sweep,
+    PUSHES_PATH: pushes,
+}
