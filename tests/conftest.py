@@ -5,18 +5,14 @@ Fake credentials and region are set before anything creates a boto3 client.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from local.process import Runtime
 
 os.environ.update(
     {
@@ -70,93 +66,9 @@ def ddb_endpoint(dev_clock: Any, sns: Any) -> Iterator[str]:
         yield endpoint
 
 
-class Runtime:
-    """A `python -m local` process (what `make run` starts), driven over HTTP."""
-
-    def __init__(self, port: int, ddb_port: int, data_dir: Path | None) -> None:
-        self.port, self.ddb_port, self.data_dir = port, ddb_port, data_dir
-        self.base = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, timeout: float = 90) -> float:
-        args = [
-            sys.executable,
-            "-m",
-            "local",
-            "--port",
-            str(self.port),
-            "--ddb-port",
-            str(self.ddb_port),
-            "--quiet",
-        ]
-        args += ["--data-dir", str(self.data_dir)] if self.data_dir else ["--in-memory"]
-        started = time.monotonic()
-        self.process = subprocess.Popen(args, cwd=REPO, stderr=subprocess.PIPE)
-        while time.monotonic() - started < timeout:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"runtime exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-            try:
-                if self.request("GET", "/health")[0] == 200:
-                    return time.monotonic() - started
-            except OSError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("runtime did not become ready")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        token: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> tuple[int, dict[str, str], Any]:
-        data = (
-            body
-            if isinstance(body, bytes)
-            else (None if body is None else json.dumps(body).encode())
-        )
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        for key, value in (headers or {}).items():
-            req.add_header(key, value)
-        try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
-                raw = resp.read()
-                return resp.status, dict(resp.headers), json.loads(raw) if raw else None
-        except urllib.error.HTTPError as err:
-            raw = err.read()
-            return err.code, dict(err.headers), json.loads(raw) if raw else None
-
-    def get_retrying(
-        self, path: str, token: str | None = None, within: float = 10
-    ) -> tuple[int, dict[str, str], Any]:
-        """GET, retrying a 503 as clients do after Retry-After (here sooner, to keep tests
-        quick): /moves answers 503 while the stream consumer has not yet archived a hand that
-        just left the game item."""
-        deadline = time.monotonic() + within
-        while True:
-            status, headers, body = self.request("GET", path, token=token)
-            if status != 503 or time.monotonic() > deadline:
-                return status, headers, body
-            time.sleep(min(float(headers.get("Retry-After", 1)), 0.2))
-
-    def token(self, player: str, name: str | None = None) -> str:
-        status, _, body = self.request("POST", "/dev/token", {"player": player, "name": name})
-        assert status == 200, body
-        return str(body["token"])
-
-
 @pytest.fixture(scope="session")
 def runtime() -> Iterator[Runtime]:
+    """The local runtime (local/process.py), in memory, for the session."""
     from local.ddb import free_port
 
     rt = Runtime(free_port(), free_port(), None)

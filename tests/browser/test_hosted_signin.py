@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from local.process import Runtime
 from tests.browser.test_play import DESKTOP, create_game
-from tests.conftest import Runtime
 from tests.oauth import CLIENT_ID, FakeOAuth
 
 pytestmark = pytest.mark.e2e

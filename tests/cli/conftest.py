@@ -19,7 +19,7 @@ from click.testing import Result
 from domino_cli.app import app
 from typer.testing import CliRunner
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 
 @dataclass

@@ -13,9 +13,9 @@ import pytest
 from domino_cli.api import Api, ApiError
 
 from local.ddb import free_port
+from local.process import Runtime
 from tests.cli.conftest import Player, cli_env
 from tests.cli.test_play import created_game
-from tests.conftest import Runtime
 
 pytestmark = pytest.mark.e2e
 

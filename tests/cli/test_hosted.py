@@ -16,8 +16,8 @@ from domino_cli.app import app
 from typer.testing import CliRunner
 
 from local.ddb import free_port
+from local.process import Runtime
 from tests.cli.conftest import cli_env
-from tests.conftest import Runtime
 from tests.oauth import CLIENT_ID, FakeOAuth
 
 

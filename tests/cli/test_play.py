@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from local.process import Runtime
 from tests.cli.conftest import Player, cli_env, take_turn
-from tests.conftest import REPO, Runtime
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.e2e
 

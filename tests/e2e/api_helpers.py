@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 #: a tile written anywhere in a string ("3-5"), but not inside dates, ids or longer numbers
 TILE_IN_TEXT = re.compile(r"(?<![\w-])(\d{1,2})-(\d{1,2})(?![\w-])")

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 pytestmark = pytest.mark.e2e
 

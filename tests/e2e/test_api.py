@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 from tests.e2e.api_helpers import (
     Table,
     assert_moves_redacted,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 pytestmark = pytest.mark.e2e
 

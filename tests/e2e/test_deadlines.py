@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 from tests.e2e.test_notifications import wait_for
 
 pytestmark = pytest.mark.e2e

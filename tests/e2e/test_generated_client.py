@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 pytestmark = pytest.mark.e2e
 

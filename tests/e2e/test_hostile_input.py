@@ -26,7 +26,7 @@ from urllib.parse import quote
 import jwt
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 from tests.integration.client import tiles_shown
 
 pytestmark = pytest.mark.e2e

@@ -18,7 +18,7 @@ from botocore.exceptions import ClientError
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 pytestmark = pytest.mark.e2e
 

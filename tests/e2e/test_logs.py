@@ -4,57 +4,24 @@ no token, no dev token secret and no tile in them."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from local.ddb import free_port
 from local.paths import local_dir
-from tests.conftest import REPO, Runtime
+from local.process import Runtime
 from tests.deals import DOS_DEAL
 from tests.e2e.api_helpers import TILE_IN_TEXT, Table, tile
 
 pytestmark = pytest.mark.e2e
 
 
-class LoggedRuntime(Runtime):
-    """A runtime with its access log on, its stdout and stderr kept in ``log``."""
-
-    def __init__(self, log: Path) -> None:
-        super().__init__(free_port(), free_port(), None)
-        self.log = log
-
-    def start(self, timeout: float = 90) -> float:
-        args = [sys.executable, "-m", "local", "--port", str(self.port)]
-        args += ["--ddb-port", str(self.ddb_port), "--in-memory"]
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(args, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            return self._wait_ready(timeout)
-        except BaseException:
-            self.stop()
-            raise
-
-    def _wait_ready(self, timeout: float) -> float:
-        started = time.monotonic()
-        while time.monotonic() - started < timeout:
-            assert self.process is not None and self.process.poll() is None, self.log.read_text()
-            try:
-                if self.request("GET", "/health")[0] == 200:
-                    return time.monotonic() - started
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("runtime did not become ready")
-
-
 def test_a_game_over_http_leaves_no_token_and_no_tile_in_the_runtimes_logs(
     tmp_path: Path,
 ) -> None:
-    rt = LoggedRuntime(tmp_path / "runtime.log")
+    # the access log on, its stdout and stderr kept in the log file
+    rt = Runtime(free_port(), free_port(), None, quiet=False, log=tmp_path / "runtime.log")
     rt.start()
     try:
         tokens = {0: rt.token("alice-log", "Alice"), 1: rt.token("bob-log", "Bob")}

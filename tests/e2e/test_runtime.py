@@ -14,7 +14,7 @@ from typing import Any
 
 import boto3
 
-from tests.conftest import Runtime
+from local.process import Runtime
 
 
 def test_health_is_public(runtime: Runtime) -> None:

@@ -37,7 +37,8 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     status_code_conformance,
 )
 
-from tests.conftest import REPO, Runtime  # noqa: E402
+from local.process import Runtime  # noqa: E402
+from tests.conftest import REPO  # noqa: E402
 from tests.e2e.api_helpers import tiles_named, visible_to  # noqa: E402
 
 pytestmark = pytest.mark.e2e

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from local import tokens
-from tests.conftest import Runtime
+from local.process import Runtime
 from tests.e2e.test_live import WITHIN, connections_of, players, ws_url
 
 pytestmark = pytest.mark.e2e

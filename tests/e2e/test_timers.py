@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Runtime
+from local.process import Runtime
 from tests.e2e.test_deadlines import timed_game
 from tests.e2e.test_notifications import wait_for
 
