@@ -46,18 +46,8 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from _common import (
-    PLY_BITS,
-    Z95,
-    add_common_arguments,
-    banner,
-    decision_seed,
-    footer,
-    percentile,
-    use_tree,
-    wilson,
-    write_json,
-)
+from _stats import PLY_BITS, Z95, decision_seed, percentile, wilson
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 #: the presets measured, with their player counts
 PRESETS = (("dos-jugadores", 2), ("parejas-111", 4), ("clasico", 4))

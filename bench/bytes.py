@@ -21,17 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from _common import (
-    JSON,
-    add_common_arguments,
-    banner,
-    choose,
-    database,
-    footer,
-    harness,
-    use_tree,
-    write_json,
-)
+from _harness import JSON, choose, database, harness
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 
 @dataclass

@@ -23,7 +23,9 @@ import sys
 import time
 from typing import Any
 
-from _common import ENV, REPO, Tree, add_common_arguments, banner, footer, ms, use_tree, write_json
+from _harness import ENV
+from _stats import ms
+from _tree import REPO, Tree, add_common_arguments, banner, footer, use_tree, write_json
 
 LOAD_HANDLER = """
 spec = importlib.util.spec_from_file_location("play_app", sys.argv[1])

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, Tree
+from _tree import REPO, Tree
 
 BENCH = REPO / "bench"
 

@@ -25,25 +25,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from _common import (
-    READS,
-    WRITES,
-    DynamoRequests,
-    add_common_arguments,
-    as_player,
-    banner,
-    choose,
-    database,
-    footer,
-    game_key,
-    harness,
-    item_size,
-    new_game,
-    percentile,
-    raw_client,
-    use_tree,
-    write_json,
-)
+from _dynamo import READS, WRITES, DynamoRequests, item_size
+from _harness import as_player, choose, database, game_key, harness, new_game, raw_client
+from _stats import percentile
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 #: (preset, players): every double-six preset, clasico at 3 and 4, and chipre (double-nine)
 GAMES: list[tuple[str, int]] = [

@@ -46,16 +46,8 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from _common import (
-    add_common_arguments,
-    banner,
-    decision_seed,
-    footer,
-    percentile,
-    use_tree,
-    wilson,
-    write_json,
-)
+from _stats import decision_seed, percentile, wilson
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 #: our engine's game equal to the ``dominoes`` game: one hand (``single``), a closed hand won by
 #: the pair with fewer pips (``lowest_team``), equal pips win nothing (``tie: none``); the preset

@@ -30,7 +30,7 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-from _common import add_common_arguments, use_tree, write_json
+from _tree import add_common_arguments, use_tree, write_json
 
 #: domino.engine of the tree measured (--tree), imported once that tree is on sys.path
 E: Any = None

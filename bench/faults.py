@@ -31,16 +31,8 @@ import time
 from collections import Counter
 from typing import Any
 
-from _common import (
-    JSON,
-    add_common_arguments,
-    banner,
-    database,
-    footer,
-    harness,
-    use_tree,
-    write_json,
-)
+from _harness import JSON, database, harness
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 
 class Counted(logging.Handler):
@@ -82,7 +74,7 @@ def main() -> int:
 
 
 def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) -> dict[str, Any]:
-    from domino.api import http
+    from domino.api import idempotency, wiring
 
     from local.template import Template
     from tests.faults import injected
@@ -114,7 +106,7 @@ def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) 
 
     # ------------------------------------------------------------------ 1. games
     played: list[tuple[str, list[str], Soak]] = []
-    clients = (http.table().client, http._idempotency()[1].client)
+    clients = (wiring.table().client, idempotency._records()[1].client)
     step = time.perf_counter()
     tables: list[tuple[str, list[str]]] = []
     for number in range(games):  # dealt before the faults: creates are Powertools' to keep
@@ -150,18 +142,18 @@ def run(api: Any, tree: Any, endpoint: str, games: int, rate: float, seed: int) 
     # ------------------------------------------------------------------ 2. notifications
     by_game = notify_records(endpoint, Template(tree.template), {game for game, _, _ in played})
     expected = expected_notes(by_game)
-    notifier = http.notifier()
+    notifier = wiring.notifier()
     counting = CountingChannel()
     notifier.channels, notifier.live = [counting], None
     rng = random.Random(seed)
-    with injected(http.table().client, seed=seed + 1) as faults:
+    with injected(wiring.table().client, seed=seed + 1) as faults:
         add_random_faults(faults, rate)
         tally = deliver_batches(
             lambda batch: api.invoke("notify", {"Records": batch}).body,
             interleave(by_game, rng),
             rng,
         )
-    written = inbox_ids(http.inbox().inbox, {player for player, _ in expected})
+    written = inbox_ids(wiring.inbox().inbox, {player for player, _ in expected})
     lost = len(expected - written)
     extra = len(written - expected)
     doubled = sum(1 for times in counting.sent.values() if times > 1)

@@ -25,24 +25,10 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from _common import (
-    DynamoRequests,
-    add_common_arguments,
-    as_player,
-    banner,
-    choose,
-    database,
-    footer,
-    game_key,
-    harness,
-    item_size,
-    ms,
-    new_game,
-    percentile,
-    raw_client,
-    use_tree,
-    write_json,
-)
+from _dynamo import DynamoRequests, item_size
+from _harness import as_player, choose, database, game_key, harness, new_game, raw_client
+from _stats import ms, percentile
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 
 @dataclass

@@ -19,16 +19,12 @@ import argparse
 import os
 import time
 
-from _common import (
-    Inbox,
-    Runtime,
-    add_common_arguments,
-    banner,
-    footer,
-    percentile,
-    use_tree,
-    write_json,
-)
+from _inbox import Inbox
+from _runtime import start_runtime
+from _stats import percentile
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
+
+from local.process import Runtime
 
 
 def inbox_item(
@@ -38,7 +34,7 @@ def inbox_item(
     not in time)."""
     deadline = time.perf_counter() + within
     while time.perf_counter() < deadline:
-        status, body = runtime.request("GET", "/me/notifications?limit=5", token=token)
+        status, _, body = runtime.request("GET", "/me/notifications?limit=5", token=token)
         notes = body.get("notifications") or [] if status == 200 else []
         if any(n["game"] == game and n["version"] >= version for n in notes):
             return time.perf_counter()
@@ -57,7 +53,7 @@ def main() -> int:
     started = time.perf_counter()
     banner("bench/live.py", tree)
 
-    runtime = Runtime(str(tree.path), args.workers)
+    runtime = start_runtime(tree.path, args.workers)
     sockets: list[Inbox] = []
     try:
         suffix = f"{os.getpid()}"
@@ -71,25 +67,27 @@ def main() -> int:
         while sum(len(v) for v in latencies.values()) + missed < args.moves:
             seed += 1
             games += 1
-            status, game = runtime.request(
+            status, _, game = runtime.request(
                 "POST",
                 "/games",
                 {"preset": "dos-jugadores", "players": 2, "seed": seed},
                 tokens[0],
             )
             assert status == 201, game
-            status, view = runtime.request("POST", f"/games/{game['id']}/join", {}, tokens[1])
+            status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, tokens[1])
             assert status == 200, view
             seats = {}
             for index, token in enumerate(tokens):
                 seats[
-                    runtime.request("GET", f"/games/{game['id']}", token=token)[1]["you"]["seat"]
+                    runtime.request("GET", f"/games/{game['id']}", token=token)[2]["you"]["seat"]
                 ] = index
             while view["status"] == "playing":
                 if sum(len(v) for v in latencies.values()) + missed >= args.moves:
                     break
                 mover = seats[view["turn"]]
-                status, mine = runtime.request("GET", f"/games/{game['id']}", token=tokens[mover])
+                status, _, mine = runtime.request(
+                    "GET", f"/games/{game['id']}", token=tokens[mover]
+                )
                 you = mine["you"]
                 action, body = (
                     ("play", you["legal"][0])
@@ -97,7 +95,7 @@ def main() -> int:
                     else (("draw", {}) if you["can_draw"] else ("pass", {}))
                 )
                 sent = time.perf_counter()
-                status, view = runtime.request(
+                status, _, view = runtime.request(
                     "POST", f"/games/{game['id']}/{action}", body, tokens[mover]
                 )
                 accepted = time.perf_counter()

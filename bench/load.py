@@ -31,17 +31,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from _common import (
-    Inbox,
-    Runtime,
-    add_common_arguments,
-    banner,
-    choose,
-    footer,
-    percentile,
-    use_tree,
-    write_json,
-)
+from _harness import choose
+from _inbox import Inbox
+from _runtime import start_runtime
+from _stats import percentile
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
+
+from local.process import Runtime
 
 #: how long a phone waits for its socket before reading anyway
 SILENCE_SECONDS = 5.0
@@ -81,7 +77,7 @@ def timed(
     runtime: Runtime, figures: Figures, route: str, method: str, path: str, **kwargs: Any
 ) -> tuple[int, dict[str, str], Any]:
     started = time.perf_counter()
-    status, headers, body = runtime.exchange(method, path, **kwargs)
+    status, headers, body = runtime.request(method, path, **kwargs)
     figures.record(route, status, time.perf_counter() - started)
     return status, headers, body
 
@@ -155,7 +151,7 @@ def phone(
 def invariants(runtime: Runtime, game: Game, token: str) -> list[str]:
     """What must hold once the game is over (empty: all of it)."""
     broken = list(game.errors)
-    status, view = runtime.request("GET", f"/games/{game.id}", token=token)
+    status, _, view = runtime.request("GET", f"/games/{game.id}", token=token)
     if status != 200:
         return [*broken, f"final GET {status}"]
     if view["version"] != 2 + game.accepted:
@@ -165,7 +161,7 @@ def invariants(runtime: Runtime, game: Game, token: str) -> list[str]:
     moves: list[dict[str, Any]] = []
     after = 0
     while True:
-        status, page = runtime.request(
+        status, _, page = runtime.request(
             "GET", f"/games/{game.id}/moves?after={after}&limit=1000", token=token
         )
         moves += page["moves"]
@@ -186,15 +182,7 @@ def invariants(runtime: Runtime, game: Game, token: str) -> list[str]:
 def ceiling(runtime: Runtime, threads: int, seconds: float) -> tuple[float, int]:
     """GetItem + conditional PutItem pairs per second that DynamoDB Local answers, and how
     many it answered."""
-    import boto3
-
-    client = boto3.client(
-        "dynamodb",
-        endpoint_url=f"http://127.0.0.1:{runtime.ddb_port}",
-        region_name="us-east-1",
-        aws_access_key_id="load",
-        aws_secret_access_key="load",
-    )
+    client = runtime.database()
     done = [0] * threads
     stop = time.perf_counter() + seconds
 
@@ -239,7 +227,7 @@ def main() -> int:
     started = time.perf_counter()
     banner("bench/load.py", tree)
 
-    runtime = Runtime(str(tree.path), args.workers)
+    runtime = start_runtime(tree.path, args.workers)
     try:
         suffix = os.getpid()
         figures = Figures()
@@ -249,9 +237,11 @@ def main() -> int:
             body["rules"] = {"match": "single"}
         for n in range(args.games):
             tokens = [runtime.token(f"a{n}x{suffix}"), runtime.token(f"b{n}x{suffix}")]
-            status, created = runtime.request("POST", "/games", body, tokens[0])
+            status, _, created = runtime.request("POST", "/games", body, tokens[0])
             assert status == 201, created
-            status, joined = runtime.request("POST", f"/games/{created['id']}/join", {}, tokens[1])
+            status, _, joined = runtime.request(
+                "POST", f"/games/{created['id']}/join", {}, tokens[1]
+            )
             assert status == 200, joined
             games.append((Game(created["id"]), tokens))
         lock = threading.Lock()

@@ -41,18 +41,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _common import (
-    JSON,
-    REPO,
-    add_common_arguments,
-    banner,
-    choose,
-    database,
-    footer,
-    harness,
-    use_tree,
-    write_json,
-)
+from _harness import JSON, choose, database, harness
+from _tree import REPO, add_common_arguments, banner, footer, use_tree, write_json
 
 
 def call(api: Any, player: str, method: str, path: str, body: Any = None, **headers: str) -> Any:
@@ -196,11 +186,11 @@ def one_race(
 
 def worker(api: Any, races: int, threads: int, seed: int) -> dict[str, Any]:
     """``races`` races on games of this process's own (a new one when one ends)."""
-    from domino.api import http
+    from domino.api import wiring
     from domino.service.deadlines import Sweeper
 
     # the sweeper as the schedule runs it, two hours late: every turn is past its deadline
-    sweeper = Sweeper(http.service().store, clock=lambda: time.time() + 2 * 3600)
+    sweeper = Sweeper(wiring.service().store, clock=lambda: time.time() + 2 * 3600)
     tally: Counter[str] = Counter()
     broken: list[str] = []
     game, players = new_game(api, seed, f"{seed}x0")

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import Runtime
+from _runtime import start_runtime
+
+from local.process import Runtime
 
 GAME_TABLE = "GameTable"
 
@@ -34,7 +36,7 @@ class Outcome:
 
 
 def _notes(runtime: Runtime, token: str) -> list[dict[str, Any]]:
-    status, body = runtime.request("GET", "/me/notifications?limit=100", token=token)
+    status, _, body = runtime.request("GET", "/me/notifications?limit=100", token=token)
     assert status == 200, body
     return list(body["notifications"])
 
@@ -51,14 +53,14 @@ def _wait_for_note(
 
 
 def _move(runtime: Runtime, game: str, token: str) -> dict[str, Any]:
-    status, view = runtime.request("GET", f"/games/{game}", token=token)
+    status, _, view = runtime.request("GET", f"/games/{game}", token=token)
     assert status == 200, view
     you = view["you"]
     if you["legal"]:
         action, body = "play", {k: v for k, v in you["legal"][0].items() if v}
     else:
         action, body = ("draw" if you["can_draw"] else "pass"), {}
-    status, after = runtime.request("POST", f"/games/{game}/{action}", body, token=token)
+    status, _, after = runtime.request("POST", f"/games/{game}/{action}", body, token=token)
     assert status == 200, after
     return dict(after)
 
@@ -68,7 +70,7 @@ def _hand_the_turn_over(
 ) -> tuple[dict[str, Any], str]:
     """The player on turn moves until the other is on turn (a draw may keep it): the view
     after, and who is on turn now."""
-    status, view = runtime.request("GET", f"/games/{game}", token=next(iter(tokens.values())))
+    status, _, view = runtime.request("GET", f"/games/{game}", token=next(iter(tokens.values())))
     assert status == 200, view
     on_turn = next(player for player, s in seat.items() if s == view["turn"])
     other = next(player for player in seat if player != on_turn)
@@ -98,16 +100,16 @@ def fill_then_restart(
     data_dir: Path, records: int, keep_checkpoints: bool = True, within: float = 600
 ) -> Outcome:
     """The scenario of this script's docstring, on ``data_dir`` (new, or a copy of one)."""
-    runtime = Runtime(data_dir=data_dir)
+    runtime = start_runtime(data_dir=data_dir)
     ana, ben = "restart-ana", "restart-ben"
     try:
         tokens = {ana: runtime.token(ana), ben: runtime.token(ben)}
-        status, created = runtime.request(
+        status, _, created = runtime.request(
             "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=tokens[ana]
         )
         assert status == 201, created
         game = created["id"]
-        status, joined = runtime.request("POST", f"/games/{game}/join", {}, token=tokens[ben])
+        status, _, joined = runtime.request("POST", f"/games/{game}/join", {}, token=tokens[ben])
         assert status == 200, joined
         database = runtime.database()
         key = {"pk": {"S": f"GAME#{game}"}, "sk": {"S": "GAME"}}

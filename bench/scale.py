@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from _common import add_common_arguments, banner, footer, use_tree, write_json
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 PARTITION_WCU = 1000  # what one table or index partition takes a second (DynamoDB's limit)
 ONDEMAND_START_WCU = 4000  # what a new on-demand table takes at once before it adapts

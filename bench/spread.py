@@ -19,7 +19,7 @@ import secrets
 import time
 from collections import Counter
 
-from _common import add_common_arguments, banner, footer, use_tree, write_json
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 PARTITION_WCU = 1000  # what one GSI partition takes a second
 WCU_PER_MOVE = 2  # the entry's sort key changes: delete + insert

@@ -19,7 +19,10 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from _common import Runtime, percentile
+from _runtime import start_runtime
+from _stats import percentile
+
+from local.process import Runtime
 
 DEAL = {  # seat 0 holds 6-6 and leads: the creator is on turn as soon as the game starts
     "hands": [
@@ -42,7 +45,7 @@ def run(runtime: Runtime, turns: int, rate: float) -> dict[str, list[float]]:
 
     def poll() -> None:
         while not done.is_set():
-            status, body = runtime.request("GET", "/me/notifications?limit=100", token=late)
+            status, _, body = runtime.request("GET", "/me/notifications?limit=100", token=late)
             now = time.time()
             if status == 200:
                 for note in body["notifications"]:
@@ -57,9 +60,9 @@ def run(runtime: Runtime, turns: int, rate: float) -> dict[str, list[float]]:
     body["turn_timeout_hours"] = HOURS
     for n in range(turns):
         started = time.monotonic()
-        status, game = runtime.request("POST", "/games", body, token=late)
+        status, _, game = runtime.request("POST", "/games", body, token=late)
         assert status == 201, game
-        status, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=other)
+        status, _, view = runtime.request("POST", f"/games/{game['id']}/join", {}, token=other)
         assert status == 200 and view["turn"] == 0, view
         deadline = epoch(view["deadline"])
         due[(game["id"], "timeout")] = deadline
@@ -86,7 +89,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--rate", type=float, default=5.0, help="turns started a second")
     args = parser.parse_args()
-    runtime = Runtime()
+    runtime = start_runtime()
     try:
         delays = run(runtime, args.turns, args.rate)
     finally:

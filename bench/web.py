@@ -23,7 +23,8 @@ import statistics
 import time
 from typing import Any
 
-from _common import Runtime, add_common_arguments, banner, footer, use_tree, write_json
+from _runtime import start_runtime
+from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 from local.chromium import CHROMIUM, LAUNCH_ARGS, missing
 
@@ -68,12 +69,12 @@ def main() -> None:
     for path in files:
         print(f"  {path.relative_to(tree.path)}: {path.stat().st_size} B")
 
-    runtime = Runtime(str(tree.path), 2)
+    runtime = start_runtime(tree.path, 2)
     figures: dict[str, Any] = {}
     try:
-        base = f"http://127.0.0.1:{runtime.port}"
+        base = runtime.base
         token = runtime.token("bench-web")
-        _, game = runtime.request(
+        _, _, game = runtime.request(
             "POST", "/games", {"preset": "clasico", "players": 4, "bots": 3}, token=token
         )
         first, again, signin, board = [], [], [], []

@@ -12,7 +12,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 def load_bench(script: str) -> ModuleType:
     """``bench/<script>.py`` as the module ``bench_<script>`` (bench/ goes on the path first: the
-    scripts import ``_common`` and each other)."""
+    scripts import its ``_`` helpers and each other)."""
     if str(BENCH) not in sys.path:
         sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location(f"bench_{script}", BENCH / f"{script}.py")

@@ -1,0 +1,53 @@
+"""A WebSocket's ``game_changed`` messages, each stamped when it arrived (a helper module:
+``make bench`` does not run it)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+
+class Inbox:
+    """A socket's messages, each stamped when it arrived (a thread reads them)."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, open_timeout=10)
+        self.arrived: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
+        self.latest: dict[str, int] = {}  # per game, the highest version announced
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for raw in self.ws:
+                at = time.perf_counter()
+                message = json.loads(raw)
+                if message.get("type") == "game_changed":
+                    with self.changed:
+                        key = (message["game"], message["version"])
+                        self.arrived.setdefault(key, (at, message))
+                        game = message["game"]
+                        self.latest[game] = max(self.latest.get(game, 0), message["version"])
+                        self.changed.notify_all()
+        except ConnectionClosed:
+            pass
+
+    def wait(self, game: str, version: int, within: float) -> tuple[float, dict[str, Any]] | None:
+        with self.changed:
+            self.changed.wait_for(lambda: (game, version) in self.arrived, timeout=within)
+            return self.arrived.get((game, version))
+
+    def wait_newer(self, game: str, version: int, within: float) -> bool:
+        """Whether a change of ``game`` past ``version`` was announced (within ``within`` s)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.latest.get(game, 0) > version, timeout=within)
+
+    def close(self) -> None:
+        self.ws.close()
