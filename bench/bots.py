@@ -42,11 +42,11 @@ import math
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from _stats import PLY_BITS, Z95, decision_seed, percentile, wilson
+from _stats import Z95, decision_seed, percentile
+from _tally import Tally, play_duplicate
 from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 #: the presets measured, with their player counts
@@ -57,7 +57,6 @@ LAMBDA_BUDGET_MS = 50.0
 LAMBDA_VCPU_SHARE = 512 / 1769
 DEFAULT_BUDGET_MS = round(LAMBDA_BUDGET_MS * LAMBDA_VCPU_SHARE, 1)  # 14.5
 DEALS_PER_TASK = 25  # one task a worker takes at a time (50 hands)
-__all__ = ["PLY_BITS", "Z95", "decision_seed", "wilson"]  # shared with bench/duel.py
 
 
 # ------------------------------------------------------------------------------ pure helpers
@@ -97,42 +96,6 @@ def side_points(points: tuple[int, ...], seating: int, pairs: bool) -> tuple[int
         return points[seating], points[1 - seating]
     mine = sum(p for seat, p in enumerate(points) if seat % 2 == seating)
     return mine, sum(points) - mine
-
-
-@dataclass
-class Tally:
-    """One line's counts, summed over its deals (every field adds up)."""
-
-    hands: int = 0
-    wins: int = 0
-    losses: int = 0
-    ties: int = 0
-    points_a: int = 0
-    points_all: int = 0
-    deals_won: list[int] = field(default_factory=lambda: [0, 0, 0])  # deals A won 0, 1, 2 times
-    plies: int = 0
-    cpu: float = 0.0
-    times: list[float] = field(default_factory=list)  # A's decisions, seconds
-    chosen: list[float] = field(default_factory=list)  # those with more than one tile to play
-
-    def add(self, other: Tally) -> None:
-        self.hands += other.hands
-        self.wins += other.wins
-        self.losses += other.losses
-        self.ties += other.ties
-        self.points_a += other.points_a
-        self.points_all += other.points_all
-        self.deals_won = [x + y for x, y in zip(self.deals_won, other.deals_won, strict=True)]
-        self.plies += other.plies
-        self.cpu += other.cpu
-        self.times += other.times
-        self.chosen += other.chosen
-
-    def win_rate(self) -> float:
-        return self.wins / self.hands if self.hands else float("nan")
-
-    def points_share(self) -> float:
-        return self.points_a / self.points_all if self.points_all else float("nan")
 
 
 # ------------------------------------------------------------------------------ play
@@ -183,24 +146,12 @@ def play_deals(
     rules = resolve_rules(preset, players)
     if players not in (2, 4):
         raise SystemExit(f"{preset}: two sides need 2 or 4 players")
-    started = time.process_time()
-    tally = Tally()
-    for deal in deals:
-        won_here = 0
-        for seating in (0, 1):
-            won, mine, theirs = play_hand(
-                rules, deal, seating, side_levels(a, b, players, seating), thinking, tally
-            )
-            tally.hands += 1
-            tally.wins += won == 1
-            tally.losses += won == -1
-            tally.ties += won == 0
-            tally.points_a += mine
-            tally.points_all += mine + theirs
-            won_here += won == 1
-        tally.deals_won[won_here] += 1
-    tally.cpu = time.process_time() - started
-    return tally
+
+    def hand(deal: int, seating: int, tally: Tally) -> None:
+        levels = side_levels(a, b, players, seating)
+        tally.count(*play_hand(rules, deal, seating, levels, thinking, tally))
+
+    return play_duplicate(deals, hand)
 
 
 Job = tuple[int, str, int, str, str, int, int, dict[str, Any]]
@@ -337,18 +288,13 @@ def _ms(values: list[float], q: float) -> str:
     return f"{percentile(values, q) * 1000:.1f}" if values else "-"
 
 
-def _figures(tally: Any, wins: int, hands: int, times: list[float], chosen: list[float]) -> dict:
-    low, high = wilson(wins, hands)
+def _figures(tally: Tally) -> dict[str, Any]:
+    times, chosen = tally.times, tally.chosen
     never, once, twice = tally.deals_won
     return {
-        "hands": hands,
-        "wins": wins,
-        "win_rate": wins / hands if hands else float("nan"),
-        "wilson_low": low,
-        "wilson_high": high,
+        **tally.figures(),
+        "wins": tally.wins,
         "paired_half_width": paired_half_width(twice, once, never),
-        "points_share": tally.points_share(),
-        "deals_won_twice_once_never": [twice, once, never],
         "ms_p50": percentile(times, 0.5) * 1000 if times else None,
         "ms_p99": percentile(times, 0.99) * 1000 if times else None,
         "ms_p50_with_a_choice": percentile(chosen, 0.5) * 1000 if chosen else None,
@@ -358,13 +304,13 @@ def _figures(tally: Any, wins: int, hands: int, times: list[float], chosen: list
     }
 
 
-def _row(label: str, hands: int, wins: int, ties: int, share: float, extra: dict) -> str:
-    low, high = wilson(wins, hands)
-    rate = wins / hands if hands else float("nan")
+def _row(label: str, tally: Tally) -> str:
+    low, high = tally.interval()
     return (
-        f"{label:36} {hands:>6} {wins:>6} {rate:>7.1%} {f'{low:.1%}-{high:.1%}':>13} "
-        f"{share:>7.1%} {ties:>5} {extra['p50']:>6} {extra['p99']:>6} {extra['cp50']:>6} "
-        f"{extra['cp99']:>6} {extra['cpu']:>6.0f}"
+        f"{label:36} {tally.hands:>6} {tally.wins:>6} {tally.win_rate():>7.1%} "
+        f"{f'{low:.1%}-{high:.1%}':>13} {tally.points_share():>7.1%} {tally.ties:>5} "
+        f"{_ms(tally.times, 0.5):>6} {_ms(tally.times, 0.99):>6} {_ms(tally.chosen, 0.5):>6} "
+        f"{_ms(tally.chosen, 0.99):>6} {tally.cpu:>6.0f}"
     )
 
 
@@ -434,21 +380,8 @@ def main() -> int:
     figures: dict[str, Any] = {"deals": deals, "thinking": thinking}
     for line, tally in run_lines(lines, deals, args.workers, str(tree.shared), thinking):
         preset, _, a, b = lines[line]
-        extra = {
-            "p50": _ms(tally.times, 0.5),
-            "p99": _ms(tally.times, 0.99),
-            "cp50": _ms(tally.chosen, 0.5),
-            "cp99": _ms(tally.chosen, 0.99),
-            "cpu": tally.cpu,
-        }
-        label = f"{preset}: {a} vs {b}"
-        print(
-            _row(label, tally.hands, tally.wins, tally.ties, tally.points_share(), extra),
-            flush=True,
-        )
-        figures.setdefault(preset, {})[f"{a}_vs_{b}"] = _figures(
-            tally, tally.wins, tally.hands, tally.times, tally.chosen
-        )
+        print(_row(f"{preset}: {a} vs {b}", tally), flush=True)
+        figures.setdefault(preset, {})[f"{a}_vs_{b}"] = _figures(tally)
 
     if not args.no_duel:
         duel = importlib.import_module("duel")
@@ -460,27 +393,8 @@ def main() -> int:
             "expert", samples=args.samples, budget_ms=None if args.samples else args.budget_ms
         )
         tally = duel.run(deals, chooser, args.workers, str(tree.shared))
-        extra = {
-            "p50": _ms(tally.times, 0.5),
-            "p99": _ms(tally.times, 0.99),
-            "cp50": "-",
-            "cp99": "-",
-            "cpu": tally.cpu,
-        }
-        print(
-            _row(
-                "dominoes' game: expert vs bota_gorda",
-                tally.hands,
-                tally.our_wins,
-                tally.ties,
-                tally.points_share(),
-                extra,
-            ),
-            flush=True,
-        )
-        figures["dominoes_bota_gorda"] = _figures(
-            tally, tally.our_wins, tally.hands, tally.times, []
-        )
+        print(_row("dominoes' game: expert vs bota_gorda", tally), flush=True)
+        figures["dominoes_bota_gorda"] = _figures(tally)
     print(
         "\nrate: the hands A won over all the hands (a tied hand is nobody's); points: A's share "
         "of the hand points both sides scored; p50/p99: A's milliseconds a decision (every "

@@ -42,11 +42,12 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from _stats import decision_seed, percentile, wilson
+from _stats import decision_seed, percentile
+from _tally import Tally, play_duplicate
 from _tree import add_common_arguments, banner, footer, use_tree, write_json
 
 #: our engine's game equal to the ``dominoes`` game: one hand (``single``), a closed hand won by
@@ -368,74 +369,29 @@ class PackagePlayer:
         return self.name
 
 
-@dataclass
-class DuelTally:
-    """Counts over many hands (every field adds up)."""
-
-    hands: int = 0
-    our_wins: int = 0
-    their_wins: int = 0
-    ties: int = 0
-    closed: int = 0
-    our_points: int = 0
-    their_points: int = 0
-    plies: int = 0
-    deals_won: list[int] = field(default_factory=lambda: [0, 0, 0])  # deals we won 0, 1, 2 times
-    times: list[float] = field(default_factory=list)  # seconds of every ``choose`` call
-    cpu: float = 0.0
-
-    def add(self, other: DuelTally) -> None:
-        self.hands += other.hands
-        self.our_wins += other.our_wins
-        self.their_wins += other.their_wins
-        self.ties += other.ties
-        self.closed += other.closed
-        self.our_points += other.our_points
-        self.their_points += other.their_points
-        self.plies += other.plies
-        self.deals_won = [x + y for x, y in zip(self.deals_won, other.deals_won, strict=True)]
-        self.times += other.times
-        self.cpu += other.cpu
-
-    def count(self, hand: HandOutcome) -> None:
-        self.hands += 1
-        self.our_wins += hand.our_team_won
-        self.their_wins += hand.their_team_won
-        self.ties += not (hand.our_team_won or hand.their_team_won)
-        self.closed += hand.closed
-        self.our_points += hand.our_points
-        self.their_points += hand.their_points
-        self.plies += hand.plies
-        self.times += hand.decision_times
-
-    def win_rate(self) -> float:
-        return self.our_wins / self.hands if self.hands else float("nan")
-
-    def points_share(self) -> float:
-        total = self.our_points + self.their_points
-        return self.our_points / total if total else float("nan")
-
-
-def play_deals(deals: range, choose: Choose | str) -> DuelTally:
+def play_deals(deals: range, choose: Choose | str) -> Tally:
     """Every deal of ``deals`` played twice: our bot on seats 0+2, then on seats 1+3 (``choose``
-    a string: that ``dominoes`` player instead of ours, ``play_package_hand``)."""
-    started = time.process_time()
-    tally = DuelTally()
-    for deal in deals:
-        won_here = 0
-        for our_team in (0, 1):
-            if isinstance(choose, str):
-                hand = play_package_hand(deal, our_team, choose)
-            else:
-                hand = play_hand(deal, our_team, choose)
-            tally.count(hand)
-            won_here += hand.our_team_won
-        tally.deals_won[won_here] += 1
-    tally.cpu = time.process_time() - started
-    return tally
+    a string: that ``dominoes`` player instead of ours, ``play_package_hand``). Side A of the
+    tally is our pair."""
+
+    def hand(deal: int, our_team: int, tally: Tally) -> None:
+        if isinstance(choose, str):
+            played = play_package_hand(deal, our_team, choose)
+        else:
+            played = play_hand(deal, our_team, choose)
+        tally.count(
+            played.our_team_won - played.their_team_won,
+            played.our_points,
+            played.their_points,
+            closed=played.closed,
+            plies=played.plies,
+            times=played.decision_times,
+        )
+
+    return play_duplicate(deals, hand)
 
 
-def _task(job: tuple[Callable[[], Choose | str], int, int]) -> DuelTally:
+def _task(job: tuple[Callable[[], Choose | str], int, int]) -> Tally:
     factory, first, stop = job
     return play_deals(range(first, stop), factory())
 
@@ -454,7 +410,7 @@ def run_chunks(
     workers: int = 2,
     shared: str | None = None,
     chunk: int = DEALS_PER_TASK,
-) -> Iterator[DuelTally]:
+) -> Iterator[Tally]:
     """The tallies of deals 0 .. ``deals`` - 1 (each played twice), a chunk of ``chunk`` deals
     at a time, in deal order. ``choose_factory()`` makes the ``choose`` of a chunk; with
     ``workers`` > 1 it must pickle (a ``LevelChooser``, a module-level function)."""
@@ -472,9 +428,9 @@ def run(
     workers: int = 2,
     shared: str | None = None,
     chunk: int = DEALS_PER_TASK,
-) -> DuelTally:
+) -> Tally:
     """Deals 0 .. ``deals`` - 1, each played twice (our bot on 0+2, then on 1+3), summed."""
-    total = DuelTally()
+    total = Tally()
     for tally in run_chunks(deals, choose_factory, workers, shared, chunk):
         total.add(tally)
     return total
@@ -534,16 +490,16 @@ def main() -> int:
         flush=True,
     )
     tally = run(args.deals, factory, args.workers, str(tree.shared))
-    low, high = wilson(tally.our_wins, tally.hands)
+    low, high = tally.interval()
     never, once, twice = tally.deals_won
     p50 = percentile(tally.times, 0.5)
     p99 = percentile(tally.times, 0.99)
     print(
-        f"\nhands won by our side: {tally.our_wins} of {tally.hands} = {tally.win_rate():.1%} "
-        f"(95 % Wilson {low:.1%}-{high:.1%}); bota_gorda won {tally.their_wins}, "
+        f"\nhands won by our side: {tally.wins} of {tally.hands} = {tally.win_rate():.1%} "
+        f"(95 % Wilson {low:.1%}-{high:.1%}); bota_gorda won {tally.losses}, "
         f"{tally.ties} tied\n"
-        f"points share: {tally.points_share():.1%} ({tally.our_points} of "
-        f"{tally.our_points + tally.their_points})\n"
+        f"points share: {tally.points_share():.1%} ({tally.points} of "
+        f"{tally.points + tally.points_against})\n"
         f"deals won twice/once/never: {twice}/{once}/{never}; closed hands {tally.closed}; "
         f"{tally.plies / tally.hands:.1f} plies a hand"
     )
@@ -559,15 +515,10 @@ def main() -> int:
             "level": args.level,
             "package_player": args.package_player,
             "deals": args.deals,
-            "hands": tally.hands,
-            "our_wins": tally.our_wins,
-            "their_wins": tally.their_wins,
+            **tally.figures(),
+            "our_wins": tally.wins,
+            "their_wins": tally.losses,
             "ties": tally.ties,
-            "win_rate": tally.win_rate(),
-            "wilson_low": low,
-            "wilson_high": high,
-            "points_share": tally.points_share(),
-            "deals_won_twice_once_never": [twice, once, never],
             "decisions": len(tally.times),
             "ms_per_move_p50": p50 * 1000,
             "ms_per_move_p99": p99 * 1000,

@@ -1,4 +1,5 @@
-"""The pure helpers of bench/bots.py: the Wilson interval, decision seeds, seatings, outcomes."""
+"""The pure helpers of bench/bots.py and what it shares with bench/duel.py (bench/_stats.py,
+bench/_tally.py): the Wilson interval, decision seeds, seatings, outcomes, tallies."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from bench_modules import load_bench
 
 bots = load_bench("bots")
+stats = load_bench("_stats")
 
 
 @pytest.mark.parametrize(
@@ -20,19 +22,19 @@ bots = load_bench("bots")
 def test_wilson_matches_known_intervals(
     successes: int, trials: int, low: float, high: float
 ) -> None:
-    got = bots.wilson(successes, trials)
+    got = stats.wilson(successes, trials)
     assert got == pytest.approx((low, high), abs=5e-5)
 
 
 def test_wilson_is_symmetric_and_holds_the_proportion() -> None:
     for trials in (1, 7, 200, 2000):
         for successes in range(0, trials + 1, max(1, trials // 13)):
-            low, high = bots.wilson(successes, trials)
-            mirror_low, mirror_high = bots.wilson(trials - successes, trials)
+            low, high = stats.wilson(successes, trials)
+            mirror_low, mirror_high = stats.wilson(trials - successes, trials)
             assert low == pytest.approx(1 - mirror_high)
             assert high == pytest.approx(1 - mirror_low)
             assert 0.0 <= low <= successes / trials <= high <= 1.0
-    assert bots.wilson(0, 0) == (0.0, 1.0)
+    assert stats.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_paired_half_width_is_zero_without_spread_and_shrinks_with_deals() -> None:
@@ -41,17 +43,17 @@ def test_paired_half_width_is_zero_without_spread_and_shrinks_with_deals() -> No
     assert bots.paired_half_width(0, 10, 0) == 0.0
     wide = bots.paired_half_width(5, 0, 5)
     # ten deals scoring 1 or 0: sample variance 0.25 * 10 / 9
-    assert wide == pytest.approx(bots.Z95 * (0.25 * 10 / 9 / 10) ** 0.5)
+    assert wide == pytest.approx(stats.Z95 * (0.25 * 10 / 9 / 10) ** 0.5)
     assert bots.paired_half_width(500, 0, 500) < wide
 
 
 def test_decision_seeds_are_distinct_and_bounded() -> None:
-    seeds = {bots.decision_seed(d, s, p) for d in range(30) for s in (0, 1) for p in range(300)}
+    seeds = {stats.decision_seed(d, s, p) for d in range(30) for s in (0, 1) for p in range(300)}
     assert len(seeds) == 30 * 2 * 300
     with pytest.raises(ValueError):
-        bots.decision_seed(0, 0, 1 << bots.PLY_BITS)
+        stats.decision_seed(0, 0, 1 << stats.PLY_BITS)
     with pytest.raises(ValueError):
-        bots.decision_seed(0, 2, 0)
+        stats.decision_seed(0, 2, 0)
 
 
 def test_seatings_swap_the_sides() -> None:
@@ -82,11 +84,11 @@ def test_tallies_add_up_and_a_deal_repeats(preset: str, players: int) -> None:
     thinking = {"samples": 3}
     first = bots.play_deals(preset, players, "expert", "random", range(3, 6), thinking)
     again = bots.play_deals(preset, players, "expert", "random", range(3, 6), thinking)
-    same = ("hands", "wins", "losses", "ties", "points_a", "points_all", "deals_won", "plies")
+    same = ("hands", "wins", "losses", "ties", "points", "points_against", "deals_won", "plies")
     assert [getattr(first, f) for f in same] == [getattr(again, f) for f in same]
     assert first.hands == 6 == first.wins + first.losses + first.ties
     assert sum(first.deals_won) == 3
-    assert first.points_all > 0 and 0 <= first.points_a <= first.points_all
+    assert first.points + first.points_against > 0 and first.points >= 0
     assert len(first.times) >= len(first.chosen) > 0  # the expert's decisions were timed
     total = bots.Tally()
     total.add(first)

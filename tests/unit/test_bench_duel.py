@@ -82,8 +82,8 @@ def test_a_deal_played_both_ways_mirrors_and_scores_consistently(deal: int) -> N
         )
         won += hand.our_team_won
     tally = duel.play_deals(range(deal, deal + 1), duel.LevelChooser("strategist")())
-    assert tally.hands == 2 and tally.our_wins == won
-    assert tally.our_wins + tally.their_wins + tally.ties == 2
+    assert tally.hands == 2 and tally.wins == won
+    assert tally.wins + tally.losses + tally.ties == 2
     assert tally.deals_won[won] == 1 and sum(tally.deals_won) == 1
 
 
@@ -134,16 +134,16 @@ def test_our_left_played_on_their_right_is_refused() -> None:
 def test_run_adds_up_the_chunks() -> None:
     factory = duel.LevelChooser("strategist")
     total = duel.run(len(DEALS), factory, workers=1, chunk=2)
-    assert total.hands == 2 * len(DEALS) == total.our_wins + total.their_wins + total.ties
+    assert total.hands == 2 * len(DEALS) == total.wins + total.losses + total.ties
     assert sum(total.deals_won) == len(DEALS)
     assert len(total.times) > 0 and total.plies > 0
     one_chunk = duel.run(len(DEALS), factory, workers=1, chunk=len(DEALS))
-    assert (one_chunk.our_wins, one_chunk.our_points, one_chunk.their_points) == (
-        total.our_wins,
-        total.our_points,
-        total.their_points,
+    assert (one_chunk.wins, one_chunk.points, one_chunk.points_against) == (
+        total.wins,
+        total.points,
+        total.points_against,
     )
-    low, high = duel.wilson(total.our_wins, total.hands)
+    low, high = total.interval()
     assert 0.0 <= low <= total.win_rate() <= high <= 1.0
 
 
