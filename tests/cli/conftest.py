@@ -8,6 +8,7 @@ nothing reads or writes the real user's settings.
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# the client's rich consoles read their width when domino_cli.app is imported: the width the
+# tests expect, whatever terminal (or none, under a pytest-xdist worker) the run has
+os.environ["COLUMNS"] = "120"
+
 from click.testing import Result
 from domino_cli.app import app
 from typer.testing import CliRunner
