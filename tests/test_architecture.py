@@ -112,7 +112,7 @@ def test_imports_run_one_way(path: Path) -> None:
         ("store/dynamo.py", "from domino.service.values import Caller", "store imports"),
         ("idp/cognito.py", "from domino.service.values import Caller", "idp imports"),
         ("service/accounts.py", "from domino.idp.cognito import CognitoUsers", "service imports"),
-        ("api/http.py", "import local.server", "api uses local"),
+        ("api/wiring.py", "import local.server", "api uses local"),
     ],
 )
 def test_a_crossing_is_caught(where: str, source: str, crossing: str) -> None:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 from domino.service.inbox import note_view
 
 from local.invoke import LambdaContext, load_handler
@@ -94,7 +94,7 @@ def test_the_stream_event_archives_the_hand_it_marks(ddb_endpoint: str) -> None:
     name, props = FUNCTIONS["archive"]
     handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
     assert handler(event, LambdaContext(function_name=name)) == {"batchItemFailures": []}
-    archived = http.service().store.archived_moves(game)
+    archived = wiring.service().store.archived_moves(game)
     assert archived and {m["hand_number"] for m in archived} == {int(image["archive"]["N"])}
     assert [m["n"] for m in archived] == list(range(1, len(archived) + 1))
 
@@ -104,7 +104,7 @@ def test_the_stream_event_notifies_the_players_it_concerns(ddb_endpoint: str) ->
     (he joined, the game started), and a redelivery of the same record writes nothing more."""
     notified(Api(), "")
     notified(Api(), "")  # the stream delivers at least once
-    store = http.inbox().inbox
+    store = wiring.inbox().inbox
     stem = "2026-11-29T12:00:00Z#EventNotifyGame01#0000000002#"
     joined, started = (
         store.get("alice", stem + "player_joined"),

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 import yaml
 from domino.api.errors import STATUS_BY_CODE, DominoError, InvalidRequest, error_parts
-from domino.api.http import preset_list
 from domino.api.models import (
     CreateGame,
     Deal,
@@ -30,6 +29,7 @@ from domino.api.models import (
     RegisterDeviceBody,
     UpdateMeBody,
 )
+from domino.api.responses import preset_list
 from domino.engine import LEVELS, Draw, Match, choose_move, resolve_rules
 from domino.engine.rules import CHOICES, UNIT
 from domino.engine.tiles import SETS

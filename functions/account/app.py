@@ -8,7 +8,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import accounts, caller, count, lambda_handler, no_content
+from domino.api.entry import count, lambda_handler
+from domino.api.request import caller
+from domino.api.responses import no_content
+from domino.api.wiring import accounts
 
 app = make_app(validation=False)
 

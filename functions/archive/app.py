@@ -11,7 +11,8 @@ Failed records are reported one by one and retried.
 """
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import count, service, stream_consumer
+from domino.api.entry import count, stream_consumer
+from domino.api.wiring import service
 
 
 def on_change(record: DynamoDBRecord) -> None:

@@ -4,8 +4,12 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import Caller, Reply, lambda_handler, mutate, seen, service
+from domino.api.entry import lambda_handler
+from domino.api.idempotency import mutate
 from domino.api.models import CreateGame
+from domino.api.request import Caller
+from domino.api.responses import Reply, seen
+from domino.api.wiring import service
 
 app = make_app(validation=False)
 

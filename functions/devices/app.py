@@ -5,8 +5,11 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import caller, devices, lambda_handler, no_content
+from domino.api.entry import lambda_handler
 from domino.api.models import RegisterDeviceBody, check_device_id
+from domino.api.request import caller
+from domino.api.responses import no_content
+from domino.api.wiring import devices
 
 app = make_app(validation=False)
 

@@ -4,7 +4,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler, respond, seen, service
+from domino.api.entry import lambda_handler
+from domino.api.request import caller
+from domino.api.responses import respond, seen
+from domino.api.wiring import service
 
 app = make_app()
 

@@ -3,7 +3,7 @@ is also the HTTP API's ``$default`` route: any unknown route reaches it and the 
 404 ``not_found`` in the contract's shape (docs/api.md#deployed-differences)."""
 
 from domino.api.app import make_app
-from domino.api.http import lambda_handler
+from domino.api.entry import lambda_handler
 
 app = make_app(validation=False)
 

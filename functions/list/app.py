@@ -5,8 +5,11 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler, respond_page, service
+from domino.api.entry import lambda_handler
 from domino.api.models import utc_second
+from domino.api.request import caller
+from domino.api.responses import respond_page
+from domino.api.wiring import service
 
 app = make_app()
 

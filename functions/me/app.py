@@ -2,8 +2,10 @@
 choose: seats they take afterwards show it)."""
 
 from domino.api.app import make_app
-from domino.api.http import accounts, caller, lambda_handler
+from domino.api.entry import lambda_handler
 from domino.api.models import UpdateMeBody
+from domino.api.request import caller
+from domino.api.wiring import accounts
 
 app = make_app(validation=False)
 

@@ -7,7 +7,10 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from domino.api.app import make_app
-from domino.api.http import caller, lambda_handler, respond, service, tagged
+from domino.api.entry import lambda_handler
+from domino.api.request import caller
+from domino.api.responses import respond, tagged
+from domino.api.wiring import service
 
 app = make_app()
 

@@ -6,8 +6,11 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from domino.api.app import make_app
-from domino.api.http import caller, inbox, lambda_handler, no_content, respond_page
+from domino.api.entry import lambda_handler
 from domino.api.models import ReadNotifications
+from domino.api.request import caller
+from domino.api.responses import no_content, respond_page
+from domino.api.wiring import inbox
 
 app = make_app()
 

@@ -9,7 +9,8 @@ keep their version order.
 """
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from domino.api.http import count, notifier, stream_consumer, turn_timers
+from domino.api.entry import count, stream_consumer
+from domino.api.wiring import notifier, turn_timers
 
 
 def on_change(record: DynamoDBRecord) -> None:

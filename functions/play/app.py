@@ -4,8 +4,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from domino.api.app import make_app
-from domino.api.http import game_command, lambda_handler, service
+from domino.api.entry import lambda_handler
+from domino.api.idempotency import game_command
 from domino.api.models import PlayTile
+from domino.api.wiring import service
 
 app = make_app(validation=False)
 

@@ -3,7 +3,8 @@
 from typing import Any
 
 from domino.api.app import make_app
-from domino.api.http import Reply, digest_tag, lambda_handler, preset_list, respond
+from domino.api.entry import lambda_handler
+from domino.api.responses import Reply, digest_tag, preset_list, respond
 
 app = make_app(validation=False)
 PRESET_LIST = preset_list()

@@ -4,7 +4,8 @@ and optimistic locking as a player's move."""
 
 from typing import Any
 
-from domino.api.http import count, entry_point, service
+from domino.api.entry import count, entry_point
+from domino.api.wiring import service
 
 
 def sweep(_event: dict[str, Any], _context: Any) -> dict[str, int]:

@@ -3,7 +3,8 @@ is due is handled as the sweep handles it (the same write path and optimistic lo
 move); one not due yet (more than 15 minutes off when it was set) is sent on."""
 
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from domino.api.http import count, queue_consumer, timers
+from domino.api.entry import count, queue_consumer
+from domino.api.wiring import timers
 
 
 def on_message(record: SQSRecord) -> None:

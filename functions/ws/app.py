@@ -8,8 +8,9 @@ at least every 9 minutes: API Gateway closes idle connections after 10). The not
 
 from typing import Any
 
-from domino.api.http import entry_point, live
+from domino.api.entry import entry_point
 from domino.api.websocket import handle
+from domino.api.wiring import live
 
 
 def on_event(event: dict[str, Any], _context: Any) -> dict[str, Any]:

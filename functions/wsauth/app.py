@@ -7,7 +7,7 @@ issuer and audience, the issuer's keys from its JWKS, cached). A refused token r
 from typing import Any
 
 from domino.api.authorizer import authorize
-from domino.api.http import entry_point
+from domino.api.entry import entry_point
 
 
 def on_connect(event: dict[str, Any], _context: Any) -> dict[str, Any]:

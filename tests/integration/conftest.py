@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from domino.api import http, settings
+from domino.api import idempotency, settings, wiring
 from domino.store.dynamo import DynamoGameStore
 from domino.store.table import Table
 
@@ -17,21 +17,21 @@ def api(ddb_endpoint: str) -> Api:
     # the environment now points at DynamoDB Local: drop anything built before it did
     settings.settings.cache_clear()
     for factory in (
-        http.table,
-        http.service,
-        http.inbox,
-        http.notifier,
-        http.socket_gateway,
-        http.live,
-        http.connection_store,
-        http.devices,
-        http.device_store,
-        http.push,
-        http.account_store,
-        http.accounts,
+        wiring.table,
+        wiring.service,
+        wiring.inbox,
+        wiring.notifier,
+        wiring.socket_gateway,
+        wiring.live,
+        wiring.connection_store,
+        wiring.devices,
+        wiring.device_store,
+        wiring.push,
+        wiring.account_store,
+        wiring.accounts,
     ):
         factory.cache_clear()
-    http._idempotency.cache_clear()
+    idempotency._records.cache_clear()
     return Api()
 
 

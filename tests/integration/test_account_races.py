@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 from domino.service.commands import GameCommands
 from domino.service.errors import AccountDeleted
 from domino.service.values import Caller, NewGame, TakeSeat
@@ -38,7 +38,7 @@ class HeldProfiles:
     returns only once ``release`` is set: the deletion runs whole in between."""
 
     def __init__(self, release: threading.Event) -> None:
-        self.accounts = http.account_store()
+        self.accounts = wiring.account_store()
         self.release = release
         self.read = threading.Event()
 
@@ -54,7 +54,7 @@ class HeldProfiles:
 
 def held_commands(release: threading.Event) -> tuple[GameCommands, HeldProfiles]:
     profiles = HeldProfiles(release)
-    store = http.service().store
+    store = wiring.service().store
     commands = GameCommands(store, dev_mode=True, accounts=profiles)  # type: ignore[arg-type]
     return commands, profiles
 
@@ -144,7 +144,7 @@ def register(api: Api, player: str, device: str, token: str) -> Any:
 
 def holders(players: list[str], token: str) -> list[str]:
     """The players with a device registered for ``token``."""
-    store = http.device_store()
+    store = wiring.device_store()
     return [p for p in players if any(d.token == token for d in store.of_player(p))]
 
 

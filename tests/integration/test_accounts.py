@@ -11,7 +11,7 @@ from typing import Any
 
 import boto3
 import pytest
-from domino.api import http, settings
+from domino.api import settings, wiring
 from domino.store.records import player_key
 
 from tests.integration.client import DOS_DEAL, Api
@@ -36,7 +36,7 @@ def delete(api: Api, player: str, claims: dict[str, str] | None = None) -> Any:
 
 def items_of(player: str) -> list[str]:
     """The sort keys of every item in the player's partition."""
-    table = http.table()
+    table = wiring.table()
     response = table.client.query(
         TableName=table.name,
         KeyConditionExpression="pk = :pk",
@@ -118,8 +118,8 @@ def test_deleting_an_account(api: Api, sns: Any) -> None:
     assert api.leave(finished, "acc-dora").ok()["status"] == "finished"
     device = {"platform": "apns", "token": "apns-acc-dora"}
     assert api.call("PUT", "/me/devices/dora-phone", device, player="acc-dora").status == 204
-    endpoint = http.device_store().get("acc-dora", "dora-phone").endpoint  # type: ignore[union-attr]
-    http.connection_store().add("acc-dora", "dora-socket", int(time.time()), "es")
+    endpoint = wiring.device_store().get("acc-dora", "dora-phone").endpoint  # type: ignore[union-attr]
+    wiring.connection_store().add("acc-dora", "dora-socket", int(time.time()), "es")
     assert rename(api, "acc-dora", {"name": "Dora"}).status == 200
     api.drain()  # the notifier writes dora's inbox: wes joined, the game started, her turn
     inbox = api.call("GET", "/me/notifications", player="acc-dora").ok()["notifications"]
@@ -153,8 +153,8 @@ def test_deleting_an_account(api: Api, sns: Any) -> None:
         "unread": 0,
         "next": None,
     }
-    assert http.device_store().of_player("acc-dora") == []
-    assert http.connection_store().of_player("acc-dora", int(time.time())) == []
+    assert wiring.device_store().of_player("acc-dora") == []
+    assert wiring.connection_store().of_player("acc-dora", int(time.time())) == []
     assert endpoint not in endpoints(sns)
     # the others are as they were
     mine = api.call("GET", "/me/games", player="acc-pat").ok()["games"]
@@ -215,13 +215,13 @@ def pool(api: Api, sns: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[
     monkeypatch.setenv("AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER", sns.endpoint)
     monkeypatch.setenv("COGNITO_USER_POOL_ID", pool_id)
     settings.settings.cache_clear()
-    http.accounts.cache_clear()
+    wiring.accounts.cache_clear()
     try:
         yield client, pool_id
     finally:
         monkeypatch.undo()
         settings.settings.cache_clear()
-        http.accounts.cache_clear()
+        wiring.accounts.cache_clear()
 
 
 def test_the_stack_pools_user_is_deleted_with_the_account(pool: tuple[Any, str], api: Api) -> None:

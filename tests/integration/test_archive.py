@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 from domino.store.records import WAITING_TTL_SECONDS
 
 from tests.integration.client import Api, Privileged
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.ddb
 def requests_to_dynamodb() -> Iterator[Counter[str]]:
     """Count the store's DynamoDB operations inside the block."""
     calls: Counter[str] = Counter()
-    events = http.service().store.client.meta.events
+    events = wiring.service().store.client.meta.events
 
     def count(model: Any, **_: Any) -> None:
         calls[model.name] += 1

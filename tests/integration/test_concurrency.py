@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 import pytest
-from domino.api import http
+from domino.api import idempotency, wiring
 from domino.api.errors import STATUS_BY_CODE
 from domino.engine.errors import DominoError
 from domino.service.values import Caller, MakeMove
@@ -37,11 +37,11 @@ def race(calls: list[Callable[[], Reply]], timeout: float = 60) -> list[tuple[in
 
     def racer(index: int) -> None:
         try:
-            http.table.cache_clear()  # its own boto3 clients, like its own container
-            http.service.cache_clear()
-            http._idempotency.cache_clear()
-            http.service()
-            http._idempotency()
+            wiring.table.cache_clear()  # its own boto3 clients, like its own container
+            wiring.service.cache_clear()
+            idempotency._records.cache_clear()
+            wiring.service()
+            idempotency._records()
             barrier.wait(timeout)
             reply = calls[index]()
             results.put((index, reply.status, reply.body))
@@ -131,7 +131,7 @@ def test_twenty_threads_sharing_one_service(api: Api) -> None:
     below the resolver: exactly one play lands."""
     game = api.create("alice", preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
     api.join(game, "bob").ok()
-    service, bob = http.service(), Caller("bob", "Bob")
+    service, bob = wiring.service(), Caller("bob", "Bob")
     barrier = threading.Barrier(20)
 
     def play() -> tuple[int, str | None]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from domino.api import http
+from domino.api import wiring
 
 from local.invoke import http_event
 from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged, Reply
@@ -285,7 +285,7 @@ def test_create_refused(api: Api, case: tuple[Any, ...]) -> None:
 
 
 def test_dev_only_inputs_outside_dev_mode(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(http.service().commands, "dev_mode", False)
+    monkeypatch.setattr(wiring.service().commands, "dev_mode", False)
     before = my_games(api, "dave")
     for extra in ({"seed": 1}, {"deal": DOS_DEAL}, {"seed": 1, "deal": DOS_DEAL}):
         reply = api.create("dave", preset="dos-jugadores", players=2, **extra)
@@ -323,7 +323,7 @@ def test_conflict_after_bounded_retries(
 ) -> None:
     """Someone else writes the game before each of our saves: re-applied while still legal, a
     bounded number of times, then 409 ``conflict`` with the current game; our move never lands."""
-    store = http.service().store
+    store = wiring.service().store
     real_save = store.save
     rivals: list[int] = []
 
@@ -358,7 +358,7 @@ def test_throttling_is_503_with_retry_after(
     api: Api, duel: str, method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with unchanged(api, duel):
-        monkeypatch.setattr(http.service().store.client, method, throttled)
+        monkeypatch.setattr(wiring.service().store.client, method, throttled)
         reply = api.play(duel, "bob", "6-6")
         monkeypatch.undo()
         refused(reply, 503, "unavailable")

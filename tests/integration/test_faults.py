@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from domino.api import http
+from domino.api import idempotency, wiring
 from domino.service.writes import IN_FLIGHT_SECONDS
 
 from tests.faults import NOT_APPLIED, Died, injected, no_backoff
@@ -32,7 +32,7 @@ def without_backoff() -> Iterator[None]:
 
 def clients() -> tuple[Any, ...]:
     """Every DynamoDB client the handlers use: the tables' and Powertools' idempotency layer's."""
-    return http.table().client, http._idempotency()[1].client
+    return wiring.table().client, idempotency._records()[1].client
 
 
 @pytest.fixture

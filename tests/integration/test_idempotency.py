@@ -4,7 +4,7 @@ the first response and the move is applied once; the key belongs to its caller."
 from __future__ import annotations
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 
 from tests.faults import injected
 from tests.integration.client import DOS_DEAL, Api
@@ -119,7 +119,7 @@ def test_duplicates_in_flight_are_never_a_500(api: Api, duel: str) -> None:
 
 def test_a_throttled_idempotency_table_is_503_and_changes_nothing(api: Api, duel: str) -> None:
     k = key(f"throttled-{duel}")
-    with unchanged(api, duel), injected(http.table().client) as faults:
+    with unchanged(api, duel), injected(wiring.table().client) as faults:
         faults.add("throttle", operation="GetItem", table="IdempotencyTable", times=None)
         reply = api.play(duel, "bob", "6-6", headers=k)
         refused(reply, 503, "unavailable")
@@ -134,7 +134,7 @@ def test_a_move_applied_whose_answer_was_not_kept_is_still_answered_and_replayed
     gets the move's answer, not an error for a move that happened, and a retry gets it again
     (from the game item, which remembers the key)."""
     k = key(f"unsaved-{duel}")
-    with injected(http.table().client) as faults:
+    with injected(wiring.table().client) as faults:
         faults.add("throttle", operation="PutItem", table="IdempotencyTable", times=None)
         played = api.play(duel, "bob", "6-6", headers=k)
     assert faults.injected["throttle"] >= 1 and played.ok()["version"] == 3

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 
 from tests.integration.client import Api
 from tests.integration.test_errors import refused
@@ -227,7 +227,7 @@ def test_finished_games_are_filed_and_paged_without_reading_them_all(
         time.sleep(1.01)  # distinct end times, as real games have
     waiting = api.create("fran", preset="clasico", players=3).ok(201)["id"]
     api.drain()
-    store = http.service().store
+    store = wiring.service().store
     for game in finished:
         assert game not in store.member_games("fran")  # filed: no longer among the active
     everything = ids(pages(api, "/me/games", "fran", 10))

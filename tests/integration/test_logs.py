@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from domino.api.http import entry_point
+from domino.api.entry import entry_point
 
 from local import tokens
 from local.invoke import LambdaContext

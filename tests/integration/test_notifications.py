@@ -143,8 +143,8 @@ def test_a_poisoned_record_fails_only_itself(api: Api) -> None:
     batch = {"Records": [good, poisoned]}
     result = api.invoke("notify", batch).body
     assert result == {"batchItemFailures": [{"itemIdentifier": "111100000000000000000002"}]}
-    from domino.api import http
+    from domino.api import wiring
 
     stem = "2026-11-29T12:00:00Z#EventNotifyGame01#0000000002#"
     for kind in ("player_joined", "game_started"):  # alice plays elsewhere too: by id
-        assert http.inbox().inbox.get("alice", stem + kind) is not None, kind
+        assert wiring.inbox().inbox.get("alice", stem + kind) is not None, kind

@@ -128,14 +128,14 @@ def test_device_refusals(api: Api, device: str, body: Any) -> None:
 def test_one_query_reads_a_players_devices_and_open_sockets_and_nothing_else(api: Api) -> None:
     """The notifier's read (store/reach.py): CONN# and DEVICE# sort together in the player's
     partition, between the bounds of one query; the rest of the partition stays unread."""
-    from domino.api import http
+    from domino.api import wiring
     from domino.store.connections import DynamoConnections
     from domino.store.reach import DynamoReach
 
     player = "rhea"
     api.call("PUT", "/me/devices/old", {"platform": "fcm", "token": "t-old"}, player=player).ok(204)
     api.call("PUT", "/me/devices/new", {"platform": "fcm", "token": "t-new"}, player=player).ok(204)
-    connections = DynamoConnections(http.table())
+    connections = DynamoConnections(wiring.table())
     connections.add(player, "open", 1000.0, "en")
     connections.add(player, "stale", 1000.0 - 3 * 3600, None)  # past its TTL, not deleted yet
     game = api.create(player, preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
@@ -144,11 +144,11 @@ def test_one_query_reads_a_players_devices_and_open_sockets_and_nothing_else(api
     api.call("PATCH", "/me", {"name": "Rhea"}, player=player).ok()  # her profile
 
     queries: list[dict[str, Any]] = []
-    events = http.table().client.meta.events
+    events = wiring.table().client.meta.events
     listen = lambda params, **_: queries.append(params)  # noqa: E731
     events.register("provide-client-params.dynamodb.Query", listen)
     try:
-        reach = DynamoReach(http.table()).of_player(player, 1000)
+        reach = DynamoReach(wiring.table()).of_player(player, 1000)
     finally:
         events.unregister("provide-client-params.dynamodb.Query", listen)
     assert len(queries) == 1

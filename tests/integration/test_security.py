@@ -75,7 +75,7 @@ def test_inputs_that_escape_a_path_or_display_as_nothing_are_refused(api: Api) -
     DELETE /me/devices/.. as DELETE /me), locales with NUL, newlines or direction controls, and
     names that display as nothing are 400 ``invalid_request`` naming the field, and change
     nothing; a token's name that shows nothing falls back to the next claim, then the id."""
-    from domino.api import http
+    from domino.api import wiring
 
     def put(device: str, player: str = "dot-dan", **body: str) -> Any:
         sent = {"platform": "fcm", "token": f"fcm-{player}-{device}", **body}
@@ -86,7 +86,7 @@ def test_inputs_that_escape_a_path_or_display_as_nothing_are_refused(api: Api) -
         for reply in (put(device), api.call("DELETE", f"/me/devices/{device}", player="dot-dan")):
             body = refused(reply, 400, "invalid_request")
             assert body["error"]["params"]["fields"] == ["device_id"], device
-    assert [d.device_id for d in http.device_store().of_player("dot-dan")] == ["phone"]
+    assert [d.device_id for d in wiring.device_store().of_player("dot-dan")] == ["phone"]
     assert api.call("GET", "/me", player="dot-dan").ok()["player"] == "dot-dan"
     put("...").ok(204)  # three dots are a name, not a dot segment
 
@@ -107,10 +107,10 @@ def test_inputs_that_escape_a_path_or_display_as_nothing_are_refused(api: Api) -
     ):
         body = refused(put("tablet", locale=locale), 400, "invalid_request")
         assert body["error"]["params"]["fields"] == ["locale"], repr(locale)
-    assert http.device_store().get("dot-dan", "tablet") is None  # nothing stored
+    assert wiring.device_store().get("dot-dan", "tablet") is None  # nothing stored
     for locale in ("es", "en-GB", "en_GB", "zh-Hant-TW", "es-419"):
         put("tablet", locale=locale).ok(204)
-        assert http.device_store().get("dot-dan", "tablet").locale == locale  # type: ignore[union-attr]
+        assert wiring.device_store().get("dot-dan", "tablet").locale == locale  # type: ignore[union-attr]
 
     waiting = api.create("dot-eva", preset="clasico", players=3).ok(201)["id"]
     for name in BLANK_NAMES:

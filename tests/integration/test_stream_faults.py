@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from domino.api import http
+from domino.api import wiring
 
 from tests.faults import injected, no_backoff
 from tests.integration.client import TEMPLATE, Api
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.ddb
 @pytest.fixture
 def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[CountingChannel]:
     counting = CountingChannel()
-    notifier = http.notifier()
+    notifier = wiring.notifier()
     monkeypatch.setattr(notifier, "channels", [counting])
     monkeypatch.setattr(notifier, "live", None)
     with no_backoff():
@@ -53,7 +53,7 @@ def test_redelivered_and_reordered_batches_notify_once(api: Api, counting: Count
     assert len(expected) > 30
 
     rng = random.Random(5)
-    with injected(http.table().client, seed=5) as faults:
+    with injected(wiring.table().client, seed=5) as faults:
         add_random_faults(faults, 0.05)
         tally = deliver_batches(
             lambda batch: api.invoke("notify", {"Records": batch}).body,
@@ -61,7 +61,7 @@ def test_redelivered_and_reordered_batches_notify_once(api: Api, counting: Count
             rng,
         )
     assert tally["died"] > 0 and faults.injected["lost_reply"] > 0, (tally, faults.injected)
-    written = inbox_ids(http.inbox().inbox, {player for player, _ in expected})
+    written = inbox_ids(wiring.inbox().inbox, {player for player, _ in expected})
     assert {(p, n) for p, n in written if any(g in n for g in games)} == expected  # none lost
     assert set(counting.sent) == expected
     assert all(times == 1 for times in counting.sent.values()), counting.sent.most_common(3)

@@ -12,7 +12,7 @@ from domino.idp.cognito import CognitoUsers
 from domino.service.accounts import Accounts
 from domino.service.devices import Devices
 from domino.service.errors import AccountDeleted
-from domino.service.games import GameService
+from domino.service.facade import GameService
 from domino.service.values import (
     LEAVE,
     Caller,

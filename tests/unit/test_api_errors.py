@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from domino.api import errors, http  # noqa: F401 (every module that defines errors is loaded)
+from domino.api import errors, idempotency  # noqa: F401 (every module that defines errors is loaded)
 from domino.api.errors import STATUS_BY_CODE, error_parts
 from domino.engine.errors import DominoError, IllegalMove
 from domino.service import errors as service_errors

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from domino.engine.errors import DominoError
-from domino.service.games import GameService
+from domino.service.facade import GameService
 from domino.service.inbox import Notifier
 from domino.service.values import LEAVE, Caller, MakeMove, NewGame, TakeSeat
 from domino.store.records import from_item, to_attributes

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from domino.service.games import GameService
+from domino.service.facade import GameService
 from domino.service.inbox import InboxQueries, Notifier
 from domino.service.notices import notices
 from domino.service.values import DRAW_TILE, LEAVE, PASS_TURN, Caller, MakeMove, NewGame, TakeSeat

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from domino.engine import Match, resolve_rules
 from domino.service import writes
-from domino.service.game import Game
+from domino.service.loaded import Game
 from domino.store.records import GameRecord, Seat
 
 

@@ -22,7 +22,7 @@ from domino.service.errors import (
     SeatTaken,
     VersionMismatch,
 )
-from domino.service.games import GameService
+from domino.service.facade import GameService
 from domino.service.values import (
     DRAW_TILE,
     LEAVE,

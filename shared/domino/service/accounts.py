@@ -26,10 +26,10 @@ from __future__ import annotations
 import contextlib
 import time
 
+from domino.service.clock import Clock
 from domino.service.commands import GameCommands
 from domino.service.devices import forget
 from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
-from domino.service.game import Clock
 from domino.service.live import LiveUpdates
 from domino.service.ports import AccountStore, DeviceStore, IdentityProvider, PushGateway
 from domino.service.values import LEAVE, Caller, ChangeName

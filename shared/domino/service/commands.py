@@ -25,6 +25,7 @@ from domino.engine import (
     resolve_rules,
     validate_move,
 )
+from domino.service.clock import Clock, system_clock
 from domino.service.errors import (
     AccountDeleted,
     AlreadyJoined,
@@ -33,7 +34,7 @@ from domino.service.errors import (
     SeatTaken,
     TurnTimedOut,
 )
-from domino.service.game import Clock, Game, load_game, system_clock
+from domino.service.loaded import Game, load_game
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots

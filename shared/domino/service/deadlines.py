@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, choose_move
+from domino.service.clock import Clock, system_clock
 from domino.service.errors import GameNotFound
-from domino.service.game import Clock, Game, load_game, system_clock
+from domino.service.loaded import Game, load_game
 from domino.service.ports import GameStore
 from domino.service.values import Caller
 from domino.service.writes import Effect, WritePath

@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from domino.engine.errors import InvalidInput
 from domino.limits import DEVICE_ID, MAX_DEVICES
+from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
-from domino.service.game import Clock, system_clock
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, RegisterDevice

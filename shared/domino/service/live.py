@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from domino.limits import MAX_SOCKETS
+from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
-from domino.service.game import Clock, system_clock
 from domino.service.inbox import note_view
 from domino.service.ports import ConnectionStore, SocketAdmissions, SocketGateway
 from domino.service.texts import language_of

@@ -6,7 +6,7 @@ import time
 from typing import Any, NamedTuple
 
 from domino.service.errors import Unavailable
-from domino.service.game import Game, load_game
+from domino.service.loaded import Game, load_game
 from domino.service.ports import GameStore
 from domino.service.values import Caller, GameSeen, Page
 from domino.service.views import move_list, summary

@@ -10,7 +10,7 @@ writes through (a write forgets what was read of that player).
 
 from __future__ import annotations
 
-from domino.service.game import Clock
+from domino.service.clock import Clock
 from domino.service.ports import ConnectionStore, DeviceStore, ReachStore
 from domino.store.devices import Device, Owner
 from domino.store.reach import Reach

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from domino.service.game import Clock
+from domino.service.clock import Clock
 from domino.service.ports import TimerQueue
 from domino.store.records import GameRecord, Item, due_time, record_from_image
 from domino.store.timers import MAX_DELAY_SECONDS

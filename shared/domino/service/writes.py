@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode
+from domino.service.clock import Clock, system_clock
 from domino.service.errors import (
     AccountDeleted,
     AlreadyJoined,
@@ -32,7 +33,7 @@ from domino.service.errors import (
     RequestInProgress,
     VersionMismatch,
 )
-from domino.service.game import Clock, Game, system_clock
+from domino.service.loaded import Game
 from domino.service.ports import GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed
 from domino.store.errors import AccountGone, AlreadyMember, Unavailable, VersionConflict

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -20,14 +18,6 @@ from domino.store.records import GameRecord
 #: what a game id looks like (``secrets.token_urlsafe(16)``; older ids may be longer): anything
 #: else is not a game, and never reaches a key
 GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{8,{MAX_GAME_ID}}}")
-
-
-#: what tells the use cases the time (epoch seconds); the local runtime's can be advanced
-Clock = Callable[[], float]
-
-
-def system_clock() -> float:
-    return time.time()
 
 
 @lru_cache(maxsize=256)

@@ -1,12 +1,13 @@
-"""Every use case on one store."""
+"""Every use case on one store behind one object, ``GameService``: what the edge's wiring and
+the tests build."""
 
 from __future__ import annotations
 
 from domino.engine import DEFAULT_BUDGET_MS
 from domino.service.archive import HandArchive
+from domino.service.clock import Clock, system_clock
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
-from domino.service.game import Clock, system_clock
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.queries import GameQueries
 

@@ -1,0 +1,196 @@
+"""The composition root: the service, the stores and the channels built from the settings, each
+once per container and only in the functions that use it (cold starts of the others)."""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from domino.api.settings import settings
+from domino.service.clock import Clock
+from domino.service.facade import GameService
+from domino.store.accounts import DynamoAccounts
+from domino.store.dynamo import DynamoGameStore
+from domino.store.replies import DynamoReplies
+from domino.store.table import Table
+
+if TYPE_CHECKING:
+    from domino.notify.sns import SnsPush
+    from domino.notify.websocket import ApiGatewayConnections
+    from domino.service.accounts import Accounts
+    from domino.service.devices import Devices
+    from domino.service.inbox import InboxQueries, Notifier
+    from domino.service.live import LiveUpdates
+    from domino.service.ports import Channel
+    from domino.service.timers import Timers, TurnTimers
+    from domino.store.connections import DynamoConnections
+    from domino.store.devices import DynamoDevices
+
+#: how long a command's answer is kept for a retry with its Idempotency-Key
+IDEMPOTENCY_SECONDS = 24 * 3600
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    """The game table's client, built once per container (module scope would cost cold starts
+    of routes that never touch it)."""
+    config = settings()
+    return Table(config.table_name, track_capacity=config.track_capacity)
+
+
+@lru_cache(maxsize=1)
+def service() -> GameService:
+    config = settings()
+    clock = offset_clock(config.dev_clock_file) if config.dev_clock_file else time.time
+    replies = DynamoReplies(table().sibling(config.idempotency_table), IDEMPOTENCY_SECONDS)
+    return GameService(
+        DynamoGameStore(table()),
+        dev_mode=config.dev_mode,
+        clock=clock,
+        accounts=account_store(),
+        replies=replies,
+        bot_budget_ms=config.bot_budget_ms,
+    )
+
+
+@lru_cache(maxsize=1)
+def account_store() -> DynamoAccounts:
+    """Profiles (the names players choose) and account deletion's work in the table."""
+    return DynamoAccounts(table())
+
+
+def offset_clock(path: str) -> Clock:
+    """Dev mode's clock: the system's plus the seconds the file holds (0 while it is absent)."""
+
+    def now() -> float:
+        try:
+            with open(path) as file:
+                return time.time() + float(file.read().strip() or 0)
+        except (OSError, ValueError):
+            return time.time()
+
+    return now
+
+
+# The inbox's modules load only in the functions that use them (cold starts of the others).
+
+
+@lru_cache(maxsize=1)
+def inbox() -> InboxQueries:
+    from domino.service.inbox import InboxQueries
+    from domino.store.inbox import DynamoInbox
+
+    return InboxQueries(DynamoInbox(table()), device_store())
+
+
+@lru_cache(maxsize=1)
+def notifier() -> Notifier:
+    from domino.service.devices import PushChannel
+    from domino.service.inbox import Notifier
+    from domino.service.reach import ChangeReach, ReachConnections, ReachDevices
+    from domino.store.inbox import DynamoInbox
+    from domino.store.reach import DynamoReach
+
+    games = service().store
+    clock = service().commands.writes.clock
+    # one query a player a change for both channels: their devices and sockets sort together
+    reach = ChangeReach(DynamoReach(table()), clock)
+    channels: list[Channel] = [
+        PushChannel(
+            ReachDevices(device_store(), reach), push(), lambda p: len(games.games_on_turn(p))
+        )
+    ]
+    live_channel = None
+    sockets = socket_gateway()
+    if sockets is not None:
+        from domino.service.live import LiveChannel
+
+        live_channel = LiveChannel(ReachConnections(connection_store(), reach), sockets, clock)
+        channels.append(live_channel)
+    return Notifier(DynamoInbox(table()), channels, live_channel, reach)
+
+
+@lru_cache(maxsize=1)
+def timers() -> Timers:
+    """The timers' queue (None without ``TIMER_QUEUE_URL``: then no timer is set, and a due
+    one still fires) and the handler of each kind."""
+    from domino.service.timers import TURN, Timers
+    from domino.store.timers import SqsTimerQueue
+
+    games = service()
+    url = settings().timer_queue_url
+    queue = SqsTimerQueue(url) if url else None
+    return Timers(queue, games.commands.writes.clock, {TURN: games.sweeper.on_turn_timer})
+
+
+@lru_cache(maxsize=1)
+def turn_timers() -> TurnTimers | None:
+    """What the stream sets turn timers with (None: no timer queue, the sweep alone)."""
+    if not settings().timer_queue_url:
+        return None
+    from domino.service.timers import TurnTimers
+
+    return TurnTimers(timers())
+
+
+@lru_cache(maxsize=1)
+def socket_gateway() -> ApiGatewayConnections | None:
+    """The WebSocket API's management API (None: the stack has no WebSocket endpoint)."""
+    if not settings().ws_endpoint:
+        return None
+    from domino.notify.websocket import ApiGatewayConnections
+
+    return ApiGatewayConnections(settings().ws_endpoint)
+
+
+@lru_cache(maxsize=1)
+def live() -> LiveUpdates:
+    from domino.service.live import LiveUpdates
+
+    return LiveUpdates(connection_store(), service().commands.writes.clock, socket_gateway())
+
+
+@lru_cache(maxsize=1)
+def connection_store() -> DynamoConnections:
+    from domino.store.connections import DynamoConnections
+
+    return DynamoConnections(table())
+
+
+@lru_cache(maxsize=1)
+def devices() -> Devices:
+    from domino.service.devices import Devices
+
+    return Devices(
+        device_store(), push(), service().commands.writes.clock, accounts=account_store()
+    )
+
+
+@lru_cache(maxsize=1)
+def accounts() -> Accounts:
+    """``/me``: the profile, and deleting the account (and the stack's user pool's user)."""
+    from domino.service.accounts import Accounts
+
+    identity = None
+    if settings().cognito_user_pool_id:
+        from domino.idp.cognito import CognitoUsers
+
+        identity = CognitoUsers(settings().cognito_user_pool_id)
+    return Accounts(
+        account_store(), service().commands, device_store(), push(), identity, live=live()
+    )
+
+
+@lru_cache(maxsize=1)
+def device_store() -> DynamoDevices:
+    from domino.store.devices import DynamoDevices
+
+    return DynamoDevices(table())
+
+
+@lru_cache(maxsize=1)
+def push() -> SnsPush:
+    from domino.notify.sns import SnsPush
+
+    return SnsPush(settings().push_applications)
