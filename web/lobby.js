@@ -48,6 +48,8 @@ export async function refreshLobby() {
   if (currentGameId() || !session()) return;
   try {
     await loadLists();
+    // a game opened while the lists were loading (a socket's message racing a create) stays
+    if (currentGameId() || !session()) return;
     renderLobby();
   } catch (err) {
     showError(err);

@@ -33,6 +33,7 @@ export async function openGame(gameId, created) {
       return;
     }
   }
+  if (currentGameId() !== gameId) return; // navigated away while it loaded
   renderGame();
   startPolling(POLL_MS, refreshGame);
 }
@@ -75,10 +76,11 @@ async function fetchMoves() {
 }
 
 export async function refreshGame() {
-  if (!currentGameId()) return;
+  const gameId = currentGameId();
+  if (!gameId) return;
   try {
     const changed = await fetchGame();
-    if (changed) {
+    if (changed && currentGameId() === gameId) { // not when the player has left for elsewhere
       await fetchMoves();
       renderGame();
     }
