@@ -30,9 +30,25 @@ class InvocationFailed(RuntimeError):
     """The handler raised (the traceback is in the message) or its container died."""
 
 
-def _start_container(env: dict[str, str]) -> None:
+#: how often a container checks that the runtime that started it is still there
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _start_container(env: dict[str, str], runtime: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runtime's to handle
     os.environ.update(env)
+    threading.Thread(
+        target=_exit_with, args=(runtime,), name="exit-with-runtime", daemon=True
+    ).start()
+
+
+def _exit_with(runtime: int) -> None:
+    """End this container once the runtime that started it is gone, however it went (a
+    SIGKILL too, which runs no shutdown). PR_SET_PDEATHSIG cannot serve: it fires when the
+    *thread* that spawned the child ends, and the pool spawns containers from request threads."""
+    while os.getppid() == runtime:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _warm(handlers: list[tuple[str, str]]) -> int:
@@ -65,7 +81,7 @@ class Containers:
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_container,
-            initargs=(self.env,),
+            initargs=(self.env, os.getpid()),
         )
 
     def warm(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import boto3
 
-from local.process import Runtime
+from local.process import Runtime, process_tree
 
 
 def test_health_is_public(runtime: Runtime) -> None:
@@ -225,3 +225,30 @@ def test_a_killed_runtime_leaves_no_dynamodb_local_and_starts_again_on_its_data(
     finally:
         rt.stop()
     assert wait_gone(again, 5.0) and took < 60
+
+
+def multiprocessing_children(root: int) -> list[int]:
+    """The function containers (and multiprocessing's resource tracker) under ``root``."""
+    found = []
+    for pid in process_tree(root):
+        with contextlib.suppress(OSError):
+            if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
+def test_a_killed_runtime_leaves_no_function_containers() -> None:
+    """The containers are the runtime's children: a SIGKILLed runtime (a test or a person
+    ending it without a stop) must not leave them running, orphaned, for ever."""
+    from local.ddb import free_port
+
+    rt = Runtime(free_port(), free_port(), None)
+    rt.start()
+    assert rt.process is not None
+    assert rt.request("GET", "/me/games", token=rt.token("orphan"))[0] == 200
+    containers = multiprocessing_children(rt.process.pid)
+    assert containers, "no container found to watch"
+    rt.process.kill()
+    rt.process.wait(timeout=10)
+    left = [pid for pid in containers if not wait_gone(pid, 5.0)]
+    assert not left, f"containers outlived their killed runtime: {left}"
