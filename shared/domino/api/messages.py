@@ -169,6 +169,9 @@ SPANISH: dict[str, str] = {
         "bots debe dejar al menos un asiento para una persona."
     ),
     "seat must be 0 to {max}.": "seat debe estar entre 0 y {max}.",
+    "A pool is <preset>:<players>, such as dos-jugadores:2.": (
+        "Un grupo se escribe <preset>:<jugadores>, como dos-jugadores:2."
+    ),
     "device_id is 1-128 letters, digits or _ . : -": (
         "device_id tiene de 1 a 128 letras, cifras o _ . : -"
     ),
