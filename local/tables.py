@@ -28,6 +28,7 @@ def ensure_tables(endpoint: str, template: Template | None = None) -> list[str]:
     existing = set(client.list_tables().get("TableNames", []))
     for name, table in template.table_definitions().items():
         if name in existing:
+            add_missing_indexes(client, table["spec"])
             continue
         client.create_table(**table["spec"])
         client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.2})
@@ -37,6 +38,29 @@ def ensure_tables(endpoint: str, template: Template | None = None) -> list[str]:
                 TimeToLiveSpecification={"Enabled": True, "AttributeName": table["ttl"]},
             )
     return list(template.table_definitions())
+
+
+def add_missing_indexes(client: Any, spec: dict[str, Any]) -> list[str]:
+    """Create the GSIs the template gained since the table was made (the data of an earlier
+    ``make run`` kept under .local/), as CloudFormation's update does deployed; DynamoDB
+    creates one at a time and backfills it from the items there. Returns the names created."""
+    name = spec["TableName"]
+    table = client.describe_table(TableName=name)["Table"]
+    present = {index["IndexName"] for index in table.get("GlobalSecondaryIndexes", [])}
+    created = []
+    for index in spec.get("GlobalSecondaryIndexes", []):
+        if index["IndexName"] in present:
+            continue
+        keys = {key["AttributeName"] for key in index["KeySchema"]}
+        client.update_table(
+            TableName=name,
+            AttributeDefinitions=[
+                a for a in spec["AttributeDefinitions"] if a["AttributeName"] in keys
+            ],
+            GlobalSecondaryIndexUpdates=[{"Create": index}],
+        )
+        created.append(index["IndexName"])
+    return created
 
 
 def drop_tables(endpoint: str, template: Template | None = None) -> None:
