@@ -15,7 +15,7 @@ def test_a_newcomer_shows_1000_and_is_provisional() -> None:
 
 
 def test_the_shown_rating_is_1000_plus_40_conservative_skill() -> None:
-    assert shown_rating(30.0, 2.0) == round(1000 + 40 * (30 - 6))
+    assert shown_rating(27.31, 1.9) == round(1000 + 40 * (27.31 - 5.7)) == 1864
     assert shown_rating(20.0, 8.0) == 1000 + 40 * (20 - 24)
 
 
