@@ -10,7 +10,10 @@ machine whose speed drifts hits both alike), each in a fresh process of this che
 with ``--tree``:
 
 - engine: random self-play games/s, ``bench/engine.py --quick`` (parejas-111's one hand, and
-  the geometric mean over the presets both trees have);
+  the geometric mean over the presets both trees have), and that run's ratio to the PyPI
+  ``dominoes`` package's 4-player game (the same kind of game, timed alike);
+- expert: the worlds it deals a move within its budget (p50, parejas-111) and microseconds a
+  rollout, ``bench/bots.py --calibrate``;
 - latency: the play handler's p50, and its ratio to a bare GetItem + PutItem of the same item,
   ``bench/latency.py`` on one DynamoDB Local per tree;
 - cold start: the median ratio of importing the play handler to the bare imports,
@@ -143,6 +146,19 @@ def compare(
     engine = [
         Figure("engine: parejas-111 one hand", "games/s", lambda f: f["one_hand_games_per_s"]),
         Figure("engine: presets, geometric mean", "games/s", presets_mean),
+        Figure(
+            "engine: ratio to dominoes 6.1.0", "x", lambda f: f.get("ratio_to_dominoes", math.nan)
+        ),
+    ]
+    expert = [
+        Figure(
+            "expert: worlds a move p50, parejas-111",
+            "worlds",
+            lambda f: f["parejas-111"]["worlds_p50"],
+        ),
+        Figure(
+            "expert: a rollout, parejas-111", "us", lambda f: f["parejas-111"]["us_per_rollout"]
+        ),
     ]
     latency = [
         Figure("latency: play handler p50", "ms", lambda f: f["handler_p50_ms"]),
@@ -155,6 +171,7 @@ def compare(
     ]
     runs: list[tuple[str, list[Figure], Callable[[str], list[str]]]] = [
         ("engine.py", engine, lambda name: ["--quick"]),
+        ("bots.py", expert, lambda name: ["--calibrate"]),
         (
             "latency.py",
             latency,
@@ -183,7 +200,7 @@ def compare(
         print(
             f"round {round_ + 1} ({' first, '.join(order)} second): " + "; ".join(line), flush=True
         )
-    return [*engine, *latency, *cold]
+    return [*engine, *expert, *latency, *cold]
 
 
 def median_of(values: list[float]) -> float:
