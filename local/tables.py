@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import boto3
@@ -60,7 +61,22 @@ def add_missing_indexes(client: Any, spec: dict[str, Any]) -> list[str]:
             GlobalSecondaryIndexUpdates=[{"Create": index}],
         )
         created.append(index["IndexName"])
+    if created:
+        wait_for_indexes(client, name)
     return created
+
+
+def wait_for_indexes(client: Any, name: str, within: float = 120.0) -> None:
+    """Until every GSI of ``name`` is ACTIVE (a new one is backfilled first): a query the
+    next moment would otherwise find no index, or half of it."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        table = client.describe_table(TableName=name)["Table"]
+        statuses = [i.get("IndexStatus") for i in table.get("GlobalSecondaryIndexes", [])]
+        if all(status == "ACTIVE" for status in statuses):
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"the indexes of {name} are not active after {within:.0f} s")
 
 
 def drop_tables(endpoint: str, template: Template | None = None) -> None:
