@@ -24,6 +24,7 @@ from domino.api.models import (
     CreateGame,
     Deal,
     JoinGame,
+    OpenTicket,
     PlayTile,
     ReadNotifications,
     RegisterDeviceBody,
@@ -150,7 +151,7 @@ STANDARD_TYPES = {
 }  # fmt: skip
 #: operationIds are the generated clients' method names: a verb, then what it acts on
 VERBS = ("get", "list", "create", "join", "play", "draw", "pass", "leave", "register",
-         "remove", "mark", "advance", "run", "update", "delete")  # fmt: skip
+         "remove", "mark", "advance", "run", "update", "delete", "cancel")  # fmt: skip
 
 
 def schemas_in(node: Any, where: str = "#") -> list[tuple[str, dict[str, Any]]]:
@@ -416,7 +417,16 @@ def bounds(schema: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "model",
-    [CreateGame, Deal, JoinGame, PlayTile, ReadNotifications, RegisterDeviceBody, UpdateMeBody],
+    [
+        CreateGame,
+        Deal,
+        JoinGame,
+        OpenTicket,
+        PlayTile,
+        ReadNotifications,
+        RegisterDeviceBody,
+        UpdateMeBody,
+    ],
     ids=lambda m: m.__name__,
 )
 def test_request_schemas_match_the_validators(model: Any) -> None:
@@ -621,6 +631,24 @@ def test_error_bodies_fit_the_schema() -> None:
         error = type("Refusal", (DominoError,), {"code": code})("message")
         check(error_parts(error)[1], schema("ApiError"))
     check(error_parts(InvalidRequest("m", ["players"]))[1], schema("ApiError"))
+
+
+def test_tickets_and_their_409s_fit_the_schema() -> None:
+    from domino.service.errors import AlreadyMatched, AlreadySearching
+    from domino.store.tickets import Ticket
+
+    searching = Ticket(
+        "t" * 22, "alice", "Alice", "searching", "clasico", 4, True, 24.0, "auto", 60, 1000,
+        AT * 1000,
+    )  # fmt: skip
+    unranked = Ticket(**{**searching.__dict__, "ranked": False, "turn_timeout_hours": None})
+    matched = Ticket(**{**searching.__dict__, "status": "matched", "game": "g" * 22})
+    matched.ended_at = AT + 12
+    for ticket in (searching, unranked, matched):
+        check(ticket.view(AT + 30), schema("Ticket"))
+    assert matched.view(AT + 99)["window"] == 100 + 10 * 12
+    check(error_parts(AlreadySearching(searching.view(AT)))[1], schema("TicketConflict"))
+    check(error_parts(AlreadyMatched("g" * 22))[1], schema("TicketMatched"))
 
 
 def test_notifications_fit_the_schema() -> None:

@@ -2,8 +2,9 @@
 "Notifications"): an inbox item each, written once per (player, game, version, type); and sets
 the turn's timer when the change gave the game a new reminder or deadline (the timer queue).
 
-The event source's filter delivers game items' modifications, and the creations of games dealt
-at once (they have a turn to time). Records are handled in order, one by one; a failed record
+The event source's filter delivers game items' creations and modifications (a creation
+notifies only when quick match made the game, and may have a turn to time) and quick match
+tickets' modifications (an expiry). Records are handled in order, one by one; a failed record
 is reported (partial batch failure) and the stream retries from it, so a game's notifications
 keep their version order.
 """
@@ -19,8 +20,7 @@ def on_change(record: DynamoDBRecord) -> None:
     timers = turn_timers()
     if timers is not None and timers.on_change(old, new):
         count("turn_timers_set")
-    if old is not None:  # a creation notifies nobody (only its creator is there)
-        count("notifications", notifier().on_change(old, new))
+    count("notifications", notifier().on_change(old, new))
 
 
 handler = stream_consumer(on_change)

@@ -49,6 +49,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "already_joined": 409,
     "seat_taken": 409,
     "conflict": 409,
+    "already_searching": 409,
+    "already_matched": 409,
     "version_mismatch": 412,
     "payload_too_large": 413,
     "not_your_turn": 422,
@@ -144,6 +146,7 @@ def error_parts(
         headers.update(view_headers(err.current.version, err.current.viewer))
     elif isinstance(err, Conflict) and err.current is not None:
         body["game"] = err.current.view
+    body.update(getattr(err, "beside", None) or {})  # what a 409 holds beside its error
     retry_after = getattr(err, "retry_after", None)
     if isinstance(err, Unavailable | Conflict) and retry_after is not None:
         headers["Retry-After"] = str(retry_after)

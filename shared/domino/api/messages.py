@@ -169,6 +169,9 @@ SPANISH: dict[str, str] = {
         "bots debe dejar al menos un asiento para una persona."
     ),
     "seat must be 0 to {max}.": "seat debe estar entre 0 y {max}.",
+    "No such ticket.": "No existe ese ticket.",
+    "You are already searching for a match.": "Ya estás buscando partida.",
+    "This ticket has been matched into a game.": "Este ticket ya tiene partida.",
     "A pool is <preset>:<players>, such as dos-jugadores:2.": (
         "Un grupo se escribe <preset>:<jugadores>, como dos-jugadores:2."
     ),

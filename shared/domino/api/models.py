@@ -38,6 +38,7 @@ from domino.service.values import (
     MakeMove,
     MarkRead,
     NewGame,
+    NewTicket,
     RegisterDevice,
     TakeSeat,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "CreateGame",
     "Deal",
     "JoinGame",
+    "OpenTicket",
     "PlayTile",
     "ReadNotifications",
     "RegisterDeviceBody",
@@ -255,6 +257,24 @@ class CreateGame(Request[NewGame]):
         "private": (cs.bool_schema(strict=True), False),
         "deal": (optional(Deal.schema()), None),
         "seed": (optional(whole(0, 2**63 - 1)), None),
+    }
+
+
+class OpenTicket(Request[NewTicket]):
+    COMMAND = NewTicket
+    preset: str
+    players: int
+    ranked: bool
+    wait_s: int | None
+    turn_timeout_hours: float | None
+    on_timeout: str
+    FIELDS = {
+        "preset": (text(1, 40), _REQUIRED),
+        "players": (whole(2, 10), _REQUIRED),
+        "ranked": (cs.bool_schema(strict=True), True),
+        "wait_s": (optional(whole(0, 86_400)), 60),  # null: people only
+        "turn_timeout_hours": (optional(cs.float_schema(ge=0.01, le=24 * 30, strict=True)), None),
+        "on_timeout": (one_of("auto", "forfeit"), "auto"),
     }
 
 

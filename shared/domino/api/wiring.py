@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from domino.service.devices import Devices
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
+    from domino.service.matchmaking import QuickMatch
     from domino.service.ports import Channel
     from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections
@@ -115,13 +116,43 @@ def notifier() -> Notifier:
 def timers() -> Timers:
     """The timers' queue (None without ``TIMER_QUEUE_URL``: then no timer is set, and a due
     one still fires) and the handler of each kind."""
+    from domino.service.matchmaking import TICKET_TIMER
     from domino.service.timers import TURN, Timers
     from domino.store.timers import SqsTimerQueue
 
     games = service()
     url = settings().timer_queue_url
     queue = SqsTimerQueue(url) if url else None
-    return Timers(queue, games.commands.writes.clock, {TURN: games.sweeper.on_turn_timer})
+    handlers = {
+        TURN: games.sweeper.on_turn_timer,
+        TICKET_TIMER: lambda timer: quick_match().on_timer(timer.key),
+    }
+    return Timers(queue, games.commands.writes.clock, handlers)
+
+
+@lru_cache(maxsize=1)
+def quick_match() -> QuickMatch:
+    """Quick match's tickets and matcher (``POST /match/tickets`` and the tickets' timers)."""
+    from domino.service.matchmaking import TICKET_TIMER, QuickMatch
+    from domino.service.timers import Timer
+    from domino.store.ratings import DynamoRatings
+    from domino.store.tickets import DynamoTickets
+
+    commands = service().commands
+    set_timer = None
+    if settings().timer_queue_url:
+
+        def set_timer(ticket_id: str, due: int) -> None:
+            timers().set(Timer(TICKET_TIMER, ticket_id, due))
+
+    return QuickMatch(
+        DynamoTickets(table()),
+        DynamoRatings(table()),
+        commands.writes.clock,
+        name_of=commands.name_of,
+        set_timer=set_timer,
+        bot_budget_ms=settings().bot_budget_ms,
+    )
 
 
 @lru_cache(maxsize=1)

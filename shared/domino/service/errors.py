@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from domino.engine.errors import DominoError, GameNotInProgress, InvalidInput
 from domino.store.errors import Unavailable
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 __all__ = [
     "AccountDeleted",
     "AlreadyJoined",
+    "AlreadyMatched",
+    "AlreadySearching",
     "Conflict",
     "DevOnly",
     "DominoError",
@@ -24,6 +26,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "InvalidInput",
     "NotAPlayer",
+    "NotFound",
     "RequestInProgress",
     "SeatTaken",
     "TurnTimedOut",
@@ -130,3 +133,29 @@ class RequestInProgress(Conflict):
 
     def __init__(self) -> None:
         super().__init__("A request with this Idempotency-Key is in progress.", retry_after=1)
+
+
+class NotFound(DominoError):
+    """Something other than a game that does not exist, or is not the caller's to see."""
+
+    code = "not_found"
+
+
+class AlreadySearching(DominoError):
+    """The caller holds a searching ticket: the answer carries it as ``ticket``."""
+
+    code = "already_searching"
+
+    def __init__(self, ticket: dict[str, Any] | None) -> None:
+        super().__init__("You are already searching for a match.")
+        self.beside = {"ticket": ticket}
+
+
+class AlreadyMatched(DominoError):
+    """The ticket was matched: the answer carries its game's id as ``game``."""
+
+    code = "already_matched"
+
+    def __init__(self, game: str | None) -> None:
+        super().__init__("This ticket has been matched into a game.")
+        self.beside = {"game": game}

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domino.engine.errors import InvalidInput
-from domino.service.notices import notices, seated
+from domino.service.notices import Notice, notices, seated, ticket_notices
 from domino.service.ports import Channel, DeviceStore, InboxStore, LiveChanges
 from domino.service.reach import ChangeReach
 from domino.service.texts import language_of, text
@@ -24,6 +24,7 @@ from domino.service.values import Caller, Page
 from domino.store.errors import Unavailable
 from domino.store.inbox import NOTE_ID, Note
 from domino.store.records import Item, iso, record_from_image
+from domino.store.tickets import ticket_from_image
 
 #: tries of marking a sent notification sent, and the pause before the second (then doubled)
 MARK_ATTEMPTS = 4
@@ -50,12 +51,26 @@ class Notifier:
         returns how many notifications were new."""
         new = record_from_image(new_image) if new_image else None
         if new is None:
-            return 0
+            ticket = ticket_from_image(new_image) if new_image else None
+            if ticket is None:
+                return 0
+            before = ticket_from_image(old_image) if old_image else None
+            return self._tell(ticket_notices(before, ticket))
+        old = record_from_image(old_image) if old_image else None
+        found = notices(old, new)
+        written = self._tell(found)
+        if self.live is not None and old is not None and new.version > old.version:
+            told = {notice.player for notice in found}
+            for player in seated(new):
+                if player not in told:
+                    self.live.changed(player, new.id, new.version)
+        return written
+
+    def _tell(self, found: list[Notice]) -> int:
+        """Write and send each notice once; how many were new."""
         if self.reach is not None:
             self.reach.reset()
-        old = record_from_image(old_image) if old_image else None
         written = 0
-        found = notices(old, new)
         for notice in found:
             note = Note(
                 notice.player,
@@ -71,11 +86,6 @@ class Notifier:
             elif not self.channels or self._sent(note):
                 continue  # delivered before: this is a redelivery
             self.deliver(note)
-        if self.live is not None and old is not None and new.version > old.version:
-            told = {notice.player for notice in found}
-            for player in seated(new):
-                if player not in told:
-                    self.live.changed(player, new.id, new.version)
         return written
 
     def _sent(self, note: Note) -> bool:

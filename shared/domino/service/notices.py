@@ -4,7 +4,9 @@ docs/api.md#notifications: ``player_joined`` to the seated players already there
 to the seated players when the deal is made; ``your_turn`` to the person whose turn it now is;
 ``hand_over`` to the seated players when a hand ends and the match goes on, ``game_over`` (not
 ``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for;
-``reminder`` to the player on turn when the sweeper marks the game at 80 % of their time. Nobody is
+``reminder`` to the player on turn when the sweeper marks the game at 80 % of their time;
+``match_found`` to every person of a game quick match made (and ``your_turn`` to the one on
+turn), from the game's creation; ``match_expired`` to a ticket's holder when it expires. Nobody is
 told of what they did themselves (the answer to their request told them). A seated player is a
 person playing a seat: one who left during play (a bot plays for them) hears nothing more.
 
@@ -17,9 +19,18 @@ from typing import Literal, NamedTuple
 
 from domino.engine import decode
 from domino.store.records import GameRecord
+from domino.store.tickets import Ticket
 
 NoticeType = Literal[
-    "player_joined", "game_started", "your_turn", "hand_over", "game_over", "reminder", "timeout"
+    "player_joined",
+    "game_started",
+    "your_turn",
+    "hand_over",
+    "game_over",
+    "reminder",
+    "timeout",
+    "match_found",
+    "match_expired",
 ]
 NOTICE_TYPES: tuple[NoticeType, ...] = (
     "player_joined",
@@ -29,6 +40,8 @@ NOTICE_TYPES: tuple[NoticeType, ...] = (
     "game_over",
     "reminder",
     "timeout",
+    "match_found",
+    "match_expired",
 )
 
 
@@ -57,8 +70,8 @@ def _hand_number(record: GameRecord) -> int:
 def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     """The notifications the change from ``old`` to ``new`` sends (none for a creation: only the
     creator is there, and they made it)."""
-    if old is None:
-        return []  # a creation
+    if old is None:  # a creation: only its creator is there, and they made it
+        return _matched(new) if new.config.get("matched") else []
     if new.version == old.version:  # no change of the game: only the sweeper's reminder mark
         reminded = new.reminded == new.version and old.reminded != new.version
         if reminded and new.turn_player is not None and new.status == "playing":
@@ -95,3 +108,25 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     ):
         found.append(notice(on_turn, "your_turn"))
     return found
+
+
+def _matched(new: GameRecord) -> list[Notice]:
+    """A game quick match made: each of its people is told, and the one on turn that it is."""
+    found = [
+        Notice(p, "match_found", new.id, new.version, new.updated_at, new.preset)
+        for p in seated(new)
+    ]
+    if new.status == "playing" and new.turn_player is not None:
+        found.append(
+            Notice(new.turn_player, "your_turn", new.id, new.version, new.updated_at, new.preset)
+        )
+    return found
+
+
+def ticket_notices(old: Ticket | None, new: Ticket) -> list[Notice]:
+    """``match_expired`` when a searching ticket expires. Its ``game`` is the ticket's id (no
+    game exists; docs/api.md#quick-match) and its version the ticket's."""
+    if old is None or old.status != "searching" or new.status != "expired":
+        return []
+    at = new.ended_at or new.expires_at
+    return [Notice(new.player, "match_expired", new.id, new.version, at, new.preset)]

@@ -14,8 +14,10 @@ if TYPE_CHECKING:
     from domino.store.connections import Ledger
     from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
+    from domino.store.ratings import Rating
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
+    from domino.store.tickets import Ticket
 
 
 class GameStore(Protocol):
@@ -83,6 +85,30 @@ class GameStore(Protocol):
         cursor: str | None,
         updated_after: str | None = None,
     ) -> tuple[list[GameRecord], str | None]: ...
+
+
+class RatingReader(Protocol):
+    """A player's rating in a pool (a newcomer's when none is stored)."""
+
+    def get(self, player: str, pool: str) -> Rating: ...
+
+
+class TicketStore(Protocol):
+    """Quick match's tickets (``domino.store.tickets``): ``open`` raises ``AlreadySearching``
+    for a player holding a searching ticket; ``end`` and ``match`` raise ``TicketsTaken`` when a
+    ticket no longer searches (``match`` then writes nothing)."""
+
+    def open(self, ticket: Ticket) -> None: ...
+
+    def load(self, ticket_id: str) -> Ticket | None: ...
+
+    def queue(self, queue: str) -> list[Ticket]:
+        """The queue's searching tickets, oldest first."""
+        ...
+
+    def end(self, ticket: Ticket, status: str, at: int) -> None: ...
+
+    def match(self, tickets: list[Ticket], record: GameRecord, at: int) -> None: ...
 
 
 class TimerQueue(Protocol):

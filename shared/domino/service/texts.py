@@ -42,6 +42,14 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
         "es": ("Se acabó tu tiempo", "Se jugó por ti en tu partida de {game}."),
         "en": ("Time is up", "Your turn in your {game} game timed out and was played for you."),
     },
+    "match_found": {
+        "es": ("Partida encontrada", "Tienes rivales para una partida de {game}."),
+        "en": ("Match found", "You have been matched for a {game} game."),
+    },
+    "match_expired": {
+        "es": ("Búsqueda terminada", "No encontramos rivales para {game} en 24 horas."),
+        "en": ("Search ended", "No match for {game} was found in 24 hours."),
+    },
 }
 
 

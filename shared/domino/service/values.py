@@ -45,6 +45,17 @@ class NewGame(NamedTuple):
     seed: int | None = None  # dev mode: repeatable shuffles
 
 
+class NewTicket(NamedTuple):
+    """``POST /match/tickets``: a seat with strangers."""
+
+    preset: str
+    players: int
+    ranked: bool = True
+    wait_s: int | None = 60  # None: people only
+    turn_timeout_hours: float | None = None
+    on_timeout: OnTimeout = "auto"
+
+
 class TakeSeat(NamedTuple):
     """Join a waiting game: a given seat or the first open one, with a name at the table."""
 

@@ -87,7 +87,7 @@ class DynamoGameStore:
         (``AccountGone``)."""
         creator = record.seats[0].player
         assert creator is not None
-        item, token = _stamped(record)
+        item, token = stamped(record)
         checks = [] if token_issued is None else [alive_since(self.table, creator, token_issued)]
         self._transact(
             [
@@ -124,7 +124,7 @@ class DynamoGameStore:
         or a transaction with the membership item when a player joins or leaves a seat (with
         ``token_issued``, a join only while the joiner's account was not deleted since it:
         ``AccountGone``)."""
-        item, token = _stamped(record)
+        item, token = stamped(record)
         put = {
             "TableName": self.table_name,
             "Item": item,
@@ -464,7 +464,7 @@ class DynamoGameStore:
         return True
 
 
-def _stamped(record: GameRecord) -> tuple[Item, str]:
+def stamped(record: GameRecord) -> tuple[Item, str]:
     """``record``'s item with a fresh writer token, and the token."""
     token = secrets.token_hex(6)
     item = to_attributes(to_item(record))

@@ -1,0 +1,227 @@
+"""Quick match (docs/api.md#quick-match): open, read and cancel a ticket, and the matcher that
+turns a queue's tickets into games.
+
+Matching runs when a ticket arrives and on each searching ticket's timer (kind ``ticket`` on
+the timers' delay queue, the sub-minute timer the turn deadlines use): every ``POLL_SECONDS``
+while its window still widens towards the others', then when its ``wait_s`` passes (bots) and
+when it expires (24 h). Each round reads the queue's searching tickets (one Query, oldest
+first), picks a group (``tickets.full_group``, else ``tickets.bot_group``), deals the game and
+writes it with every ticket claimed in one transaction; a lost race (another matcher took a
+ticket) reads the queue again. ``match_found`` reaches the players from the new game's item
+and ``match_expired`` from the ticket's, through the stream notifier like every notification.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from domino.engine import DEFAULT_BUDGET_MS, resolve_rules
+from domino.service.clock import Clock
+from domino.service.errors import AlreadyMatched, AlreadySearching, NotFound
+from domino.service.loaded import Game
+from domino.service.ports import RatingReader, TicketStore
+from domino.service.ratings import pool_name
+from domino.service.tickets import Blocked, bot_group, bot_level_for, full_group, seat_order
+from domino.service.values import Caller, NewTicket
+from domino.service.writes import deal, finish, run_bots
+from domino.store.records import GameRecord, Seat
+from domino.store.tickets import AlreadySearching as StoredSearching
+from domino.store.tickets import Ticket, TicketsTaken, new_ticket_id
+
+#: the timers' kind of a searching ticket's next look (its key is the ticket's id)
+TICKET_TIMER = "ticket"
+#: how often a ticket's queue is looked at again while its window widens
+POLL_SECONDS = 5
+#: after this long every window spans 3,000 points or more: arrivals alone can match it then
+POLL_FOR_SECONDS = 300
+#: rounds of one matching pass (each makes a game or loses a race)
+MAX_ROUNDS = 8
+
+
+def _nobody_blocked(_a: str, _b: str) -> bool:
+    return False
+
+
+class QuickMatch:
+    def __init__(
+        self,
+        tickets: TicketStore,
+        ratings: RatingReader,
+        clock: Clock,
+        *,
+        name_of: Callable[[Caller], str],
+        set_timer: Callable[[str, int], None] | None = None,
+        blocked: Blocked = _nobody_blocked,
+        bot_budget_ms: float = DEFAULT_BUDGET_MS,
+    ) -> None:
+        self.tickets = tickets
+        self.ratings = ratings
+        self.clock = clock
+        self.name_of = name_of  # the caller's name at a table (401 for a deleted account)
+        self.set_timer = set_timer  # (ticket id, due): None without a timer queue
+        self.blocked = blocked
+        self.bot_budget_ms = bot_budget_ms
+
+    # ------------------------------------------------------------------ the player's side
+
+    def open(self, caller: Caller, command: NewTicket) -> tuple[dict[str, Any], str]:
+        """A searching ticket (matched at once when its queue allows): its view and id."""
+        name = self.name_of(caller)  # 401 before 400
+        resolve_rules(command.preset, command.players)  # 400: unknown preset, count out of range
+        now = self.clock()
+        pool = pool_name(command.preset, command.players)
+        ticket = Ticket(
+            id=new_ticket_id(),
+            player=caller.player,
+            name=name,
+            status="searching",
+            preset=command.preset,
+            players=command.players,
+            ranked=command.ranked,
+            turn_timeout_hours=command.turn_timeout_hours,
+            on_timeout=command.on_timeout,
+            wait_s=command.wait_s,
+            rating=self.ratings.get(caller.player, pool).shown,
+            created_ms=int(now * 1000),
+        )
+        for attempt in range(2):
+            try:
+                self.tickets.open(ticket)
+                break
+            except StoredSearching as err:
+                held = self.tickets.load(err.ticket) if err.ticket else None
+                if attempt == 0 and held is not None and self._expire_if_due(held, now):
+                    continue  # its timer was lost: it has expired now, and this one opens
+                if held is None or held.status != "searching":
+                    raise AlreadySearching(None) from err  # a moment of a matcher's claim
+                raise AlreadySearching(held.view(now)) from err
+        self._schedule(ticket, now)
+        self.match_queue(ticket.queue)
+        return self.read(caller, ticket.id), ticket.id
+
+    def read(self, caller: Caller, ticket_id: str) -> dict[str, Any]:
+        ticket = self._own(caller, ticket_id)
+        now = self.clock()
+        if self._expire_if_due(ticket, now):
+            ticket = self._own(caller, ticket_id)
+        return ticket.view(now)
+
+    def cancel(self, caller: Caller, ticket_id: str) -> None:
+        """204 while searching (and for a ticket that ended otherwise than matched)."""
+        ticket = self._own(caller, ticket_id)
+        if ticket.status == "searching":
+            try:
+                self.tickets.end(ticket, "cancelled", int(self.clock()))
+                return
+            except TicketsTaken:
+                ticket = self._own(caller, ticket_id)
+        if ticket.status == "matched":
+            raise AlreadyMatched(ticket.game)
+
+    def _own(self, caller: Caller, ticket_id: str) -> Ticket:
+        ticket = self.tickets.load(ticket_id) if _well_formed(ticket_id) else None
+        if ticket is None or ticket.player != caller.player:
+            raise NotFound("No such ticket.")  # another player's ticket is not shown to exist
+        return ticket
+
+    # ------------------------------------------------------------------ the matcher
+
+    def match_queue(self, queue: str) -> list[str]:
+        """Make every game the queue's searching tickets allow now; the new games' ids."""
+        made: list[str] = []
+        for _ in range(MAX_ROUNDS):
+            now = self.clock()
+            waiting = self.tickets.queue(queue)
+            people = full_group(waiting, now, self.blocked)
+            if people is None:
+                people = bot_group(waiting, now, self.blocked)
+            if people is None:
+                break
+            record = self._deal(people, int(now))
+            try:
+                self.tickets.match(people, record, int(now))
+            except TicketsTaken:
+                continue  # another matcher (or a cancel) took one of them: read again
+            made.append(record.id)
+        return made
+
+    def on_timer(self, ticket_id: str) -> None:
+        """A searching ticket's next look: expire it, or match its queue and look again."""
+        ticket = self.tickets.load(ticket_id) if _well_formed(ticket_id) else None
+        if ticket is None or ticket.status != "searching":
+            return  # matched, cancelled or expired since: the timer has nothing to do
+        now = self.clock()
+        if self._expire_if_due(ticket, now):
+            return
+        self.match_queue(ticket.queue)
+        again = self.tickets.load(ticket_id)
+        if again is not None and again.status == "searching":
+            self._schedule(again, now)
+
+    def _expire_if_due(self, ticket: Ticket, now: float) -> bool:
+        if ticket.status != "searching" or now < ticket.expires_at:
+            return False
+        with contextlib.suppress(TicketsTaken):  # matched or cancelled at the last moment
+            self.tickets.end(ticket, "expired", int(now))
+        return True
+
+    def _schedule(self, ticket: Ticket, now: float) -> None:
+        if self.set_timer is not None:
+            self.set_timer(ticket.id, next_look(ticket, now))
+
+    def _deal(self, people: list[Ticket], at: int) -> GameRecord:
+        """The game ``people`` are matched into, dealt: bots in the seats nobody takes, at
+        the level rated closest to them; rated when ranked and all seats are people."""
+        first = people[0]
+        rules = resolve_rules(first.preset, first.players)
+        bots = first.players - len(people)
+        level = bot_level_for(people)
+        seats = [Seat(t.player, t.name) for t in seat_order(people, rules.pairs)]
+        seats += [Seat(None, f"Bot {i + 1}", level) for i in range(bots)]
+        config: dict[str, Any] = {
+            "rules": None,
+            "private": False,
+            "turn_timeout_hours": first.turn_timeout_hours,
+            "on_timeout": first.on_timeout,
+            "bot_level": level,
+            "matched": True,
+            "rated": first.ranked and bots == 0,
+        }
+        record = GameRecord(
+            id=secrets.token_urlsafe(16),
+            version=1,
+            status="waiting",
+            preset=first.preset,
+            config=config,
+            seats=seats,
+            created_at=at,
+            updated_at=at,
+        )
+        game = Game(record)
+        deal(game, None, at)
+        run_bots(game, at, self.bot_budget_ms)
+        finish(game, None, 0, at, None)  # the game itself made it: every person is told
+        return game.record
+
+
+def next_look(ticket: Ticket, now: float) -> int:
+    """When a searching ticket's queue is looked at again for it."""
+    created = ticket.created_ms / 1000
+    if now - created < POLL_FOR_SECONDS:
+        return int(now) + POLL_SECONDS
+    due = [ticket.expires_at]
+    if ticket.wait_s is not None and created + ticket.wait_s > now:
+        due.append(int(created + ticket.wait_s) + 1)
+    return min(due)
+
+
+#: what a ticket id looks like (``secrets.token_urlsafe(16)``): anything else reaches no key
+TICKET_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _well_formed(ticket_id: str) -> bool:
+    return TICKET_ID.fullmatch(ticket_id) is not None
