@@ -233,8 +233,9 @@ class _LocalTimerQueue:
 def rearm_turn_timers(
     endpoint: str, table: str, queues: LocalQueues, queue: str = "TimerQueue"
 ) -> int:
-    """Set a turn timer for every game in the ``by_due`` index (what a restart lost with moto's
-    queue); how many. A timer its game no longer needs does nothing when it fires."""
+    """Set a turn timer for every game in the ``by_due`` index, and a timer for every searching
+    ticket (what a restart lost with moto's queue); how many. A timer its game or ticket no
+    longer needs does nothing when it fires."""
     from domino.service.timers import TURN, Timer, Timers
     from domino.store.records import DUE_SHARDS
 
@@ -257,4 +258,22 @@ def rearm_turn_timers(
                 game = item["pk"]["S"].removeprefix("GAME#")
                 timers.set(Timer(TURN, game, int(item["due"]["N"])))
                 armed += 1
+    return armed + rearm_ticket_timers(dynamodb, table, timers)
+
+
+def rearm_ticket_timers(dynamodb: Any, table: str, timers: Any) -> int:
+    """Look at once at every searching quick match ticket (the sparse ``by_queue`` index holds
+    only those, so the scan reads nothing else); each look sets the ticket's next one."""
+    from domino.service.matchmaking import TICKET_TIMER
+    from domino.service.timers import Timer
+
+    armed = 0
+    pages = dynamodb.get_paginator("scan").paginate(
+        TableName=table, IndexName="by_queue", ProjectionExpression="pk"
+    )
+    for page in pages:
+        for item in page["Items"]:
+            ticket = item["pk"]["S"].removeprefix("TICKET#")
+            timers.set(Timer(TICKET_TIMER, ticket, int(time.time())))
+            armed += 1
     return armed

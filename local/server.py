@@ -131,7 +131,7 @@ def start_queues(
             print(f"queues: turn timers not set again: {err}", file=sys.stderr, flush=True)
             return
         if armed:
-            print(f"queues: {armed} turn timer(s) set again", file=sys.stderr, flush=True)
+            print(f"queues: {armed} timer(s) set again", file=sys.stderr, flush=True)
 
     if any(source.queue == "TimerQueue" for source in sources):
         threading.Thread(target=rearm, name="rearm-timers", daemon=True).start()

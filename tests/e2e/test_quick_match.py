@@ -202,3 +202,26 @@ def test_racing_tickets_make_whole_games_and_nobody_twice(runtime: Runtime) -> N
         _, _, view = runtime.request("GET", f"/games/{game}", token=token)
         players = [s["player"] for s in view["seats"]]
         assert len(set(players)) == 4 and None not in players, view["seats"]
+
+
+def test_a_restart_looks_again_at_the_tickets_it_kept(tmp_path: Any) -> None:
+    """moto's timer queue lives in memory: a restarted runtime looks at once at every searching
+    ticket it kept, so a ticket's bots still come after its wait_s."""
+    from local.ddb import free_port
+
+    rt = Runtime(free_port(), free_port(), tmp_path / "data")
+    rt.start()
+    try:
+        (ana,) = people(rt, 1)
+        status, _, ticket = open_ticket(
+            rt, ana, preset="dos-jugadores", players=2, wait_s=6, turn_timeout_hours=own_queue()
+        )
+        assert status == 201 and ticket["status"] == "searching", ticket
+    finally:
+        rt.stop()
+    rt.start()
+    try:
+        matched = wait_matched(rt, ana, ticket["id"], 6 + 15)
+        assert matched["status"] == "matched", matched
+    finally:
+        rt.stop()
