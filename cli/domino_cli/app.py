@@ -1,7 +1,8 @@
 """The ``domino`` command: one subcommand per thing a player does, over the public HTTP API.
 
 Exit codes: 0 done; 1 the API refused (its error code is printed); 2 a usage error (typer's);
-3 the API or its WebSocket could not be reached; 4 ``watch --count`` timed out.
+3 the API or its WebSocket could not be reached; 4 ``watch --count`` timed out, or ``match``
+found no match.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import dataclasses
 import getpass
 import json
 import re
+import time
 import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -211,6 +213,76 @@ def new(
         # the web client's join link: the local runtime serves the page beside the API
         out.print(f"or in a browser:   {client.base}/?join={quote(view['id'], safe='')}")
     render.render_game(out, view)
+
+
+#: how often ``domino match`` asks whether its ticket was matched
+MATCH_POLL_SECONDS = 1.0
+
+
+@app.command("match")
+def quick_match(
+    preset: Annotated[str, typer.Argument(help="A preset id: clasico, dos-jugadores, …")],
+    players: Annotated[
+        int | None, typer.Option(help="Seats; default: the fewest the preset allows.")
+    ] = None,
+    ranked: Annotated[bool, typer.Option(help="Rated, and matched by rating.")] = True,
+    wait: Annotated[
+        int | None,
+        typer.Option(help="Seconds before bots take the empty seats (default 60)."),
+    ] = None,
+    people_only: Annotated[bool, typer.Option(help="Never seat bots.")] = False,
+    within: Annotated[
+        float, typer.Option(help="Give up (and cancel the ticket) after this many seconds.")
+    ] = 600.0,
+    as_json: AsJson = False,
+) -> None:
+    """Find strangers to play (quick match): search, wait for the match, show the game."""
+    client = api()
+    with reported():
+        body: dict[str, Any] = {
+            "preset": preset,
+            "players": players or fewest_players(client, preset, 0),
+            "ranked": ranked,
+        }
+        if people_only:
+            body["wait_s"] = None
+        elif wait is not None:
+            body["wait_s"] = wait
+        ticket = client.post("/match/tickets", body)
+        if not as_json:
+            out.print(f"Searching ({ticket['preset']}, rating {ticket['rating']})…")
+        deadline = time.monotonic() + within
+        try:
+            while ticket["status"] == "searching" and time.monotonic() < deadline:
+                time.sleep(MATCH_POLL_SECONDS)
+                ticket = client.get(f"/match/tickets/{quote(ticket['id'], safe='')}")
+        except KeyboardInterrupt:
+            ticket = cancel_search(client, ticket)
+        if ticket["status"] == "searching":
+            ticket = cancel_search(client, ticket)
+        if ticket["status"] != "matched":
+            if as_json:
+                print_json(ticket)
+            else:
+                out.print(f"No match: the search was {ticket['status']}.")
+            raise typer.Exit(EXIT_TIMED_OUT)
+        view = client.get(game_path(ticket["game"]))
+    if as_json:
+        print_json(view)
+        return
+    out.print(Text(f"Matched into game {view['id']}", style="bold"))
+    render.render_game(out, view)
+
+
+def cancel_search(client: Api, ticket: dict[str, Any]) -> dict[str, Any]:
+    """Cancel the search; the ticket as it ended (matched at the last moment, perhaps)."""
+    path = f"/match/tickets/{quote(ticket['id'], safe='')}"
+    try:
+        client.request("DELETE", path)
+    except ApiError as error:
+        if error.code != "already_matched":
+            raise
+    return dict(client.get(path))
 
 
 def fewest_players(client: Api, preset: str, bots: int) -> int:
