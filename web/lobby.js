@@ -6,6 +6,7 @@ import { renderHeader } from "./header.js";
 import { t } from "./i18n.js";
 import { currentGameId, go, urlFor } from "./nav.js";
 import { main, state } from "./state.js";
+import { quickMatchCard } from "./quickmatch.js";
 import { openGame } from "./table.js";
 import { startPolling } from "./updates.js";
 
@@ -66,7 +67,15 @@ function renderLobby() {
     return;
   }
   main.replaceChildren(
-    h("div", { class: "lobby" }, newGameForm(), myGamesCard(), inboxCard(), openGamesCard()),
+    h(
+      "div",
+      { class: "lobby" },
+      newGameForm(),
+      quickMatchCard(),
+      myGamesCard(),
+      inboxCard(),
+      openGamesCard(),
+    ),
   );
 }
 
@@ -204,7 +213,9 @@ function inboxCard() {
             h(
               "li",
               { class: n.read ? "read" : "unread" },
-              h("a", { href: urlFor(n.game), onclick: (e) => { e.preventDefault(); go(n.game); } }, n.title),
+              n.type === "match_expired" // its game is the ticket's id: there is no game to open
+                ? h("strong", {}, n.title)
+                : h("a", { href: urlFor(n.game), onclick: (e) => { e.preventDefault(); go(n.game); } }, n.title),
               h("span", {}, n.body),
             ),
           ),

@@ -13,6 +13,7 @@ export const state = {
   live: "offline",
   busy: false,
   lists: { mine: [], open: [], notes: [], unread: 0 },
+  ticket: null, // the quick match ticket searching from this page
 };
 
 export const main = document.getElementById("main");
