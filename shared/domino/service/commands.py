@@ -7,7 +7,6 @@ the write path (``writes.WritePath``), which lets bots move and saves.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from domino.engine import (
@@ -34,12 +33,12 @@ from domino.service.errors import (
     SeatTaken,
     TurnTimedOut,
 )
-from domino.service.loaded import Game, load_game
+from domino.service.loaded import Game, load_game, new_game
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
 from domino.store.errors import AccountGone
-from domino.store.records import GameRecord, Seat
+from domino.store.records import Seat
 
 
 class GameCommands:
@@ -90,17 +89,8 @@ class GameCommands:
         }
         if command.seed is not None:
             config["seed"] = command.seed
-        record = GameRecord(
-            id=secrets.token_urlsafe(16),
-            version=1,
-            status="waiting",
-            preset=command.preset,
-            config=config,
-            seats=seats,
-            created_at=at,
-            updated_at=at,
-        )
-        game = Game(record)
+        game = new_game(command.preset, config, seats, at)
+        record = game.record
         if all(s.player or s.bot for s in seats):
             deal(game, command.deal, at)  # the creation fills the last seat
             # bots on turn before the creator move now (no hand ends)

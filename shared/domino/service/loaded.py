@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from functools import lru_cache
 from typing import Any
 
@@ -13,7 +14,7 @@ from domino.service.errors import GameNotFound
 from domino.service.ports import GameStore
 from domino.service.values import GameSeen
 from domino.service.views import game_view
-from domino.store.records import GameRecord
+from domino.store.records import GameRecord, Seat
 
 #: what a game id looks like (``secrets.token_urlsafe(16)``; older ids may be longer): anything
 #: else is not a game, and never reaches a key
@@ -50,6 +51,21 @@ class Game:
         """The game as ``player`` may see it (``you`` only for a seated player)."""
         view: dict[str, Any] = game_view(self.record, self.rules, self.match, player, drawn)
         return GameSeen(self.record.id, self.record.version, view)
+
+
+def new_game(preset: str, config: dict[str, Any], seats: list[Seat], at: int) -> Game:
+    """A game not stored yet, with an unguessable id (``secrets``), waiting at version 1."""
+    record = GameRecord(
+        id=secrets.token_urlsafe(16),
+        version=1,
+        status="waiting",
+        preset=preset,
+        config=config,
+        seats=seats,
+        created_at=at,
+        updated_at=at,
+    )
+    return Game(record)
 
 
 def load_game(store: GameStore, game_id: str) -> Game:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 from domino.engine import DEFAULT_BUDGET_MS, resolve_rules
 from domino.service.clock import Clock
 from domino.service.errors import AlreadyMatched, AlreadySearching, NotFound
-from domino.service.loaded import Game
+from domino.service.loaded import new_game
 from domino.service.ports import RatingReader, TicketStore
 from domino.service.ratings import pool_name
 from domino.service.tickets import Blocked, bot_group, bot_level_for, full_group, seat_order
@@ -191,17 +190,7 @@ class QuickMatch:
             "matched": True,
             "rated": first.ranked and bots == 0,
         }
-        record = GameRecord(
-            id=secrets.token_urlsafe(16),
-            version=1,
-            status="waiting",
-            preset=first.preset,
-            config=config,
-            seats=seats,
-            created_at=at,
-            updated_at=at,
-        )
-        game = Game(record)
+        game = new_game(first.preset, config, seats, at)
         deal(game, None, at)
         run_bots(game, at, self.bot_budget_ms)
         finish(game, None, 0, at, None)  # the game itself made it: every person is told

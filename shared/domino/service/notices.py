@@ -15,7 +15,7 @@ Pure: the same images give the same notices, in a fixed order, whatever delivers
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from domino.engine import decode
 from domino.store.records import GameRecord
@@ -32,17 +32,7 @@ NoticeType = Literal[
     "match_found",
     "match_expired",
 ]
-NOTICE_TYPES: tuple[NoticeType, ...] = (
-    "player_joined",
-    "game_started",
-    "your_turn",
-    "hand_over",
-    "game_over",
-    "reminder",
-    "timeout",
-    "match_found",
-    "match_expired",
-)
+NOTICE_TYPES: tuple[NoticeType, ...] = get_args(NoticeType)
 
 
 class Notice(NamedTuple):
