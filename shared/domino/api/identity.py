@@ -6,6 +6,7 @@ from typing import Any
 
 from domino.api.errors import Unauthorized
 from domino.limits import MAX_PLAYER_ID, display_name, locale_tag
+from domino.service.names import shown_name
 from domino.service.values import Caller
 
 #: the longest issuer URL or identity provider user name kept (Cognito's are far shorter)
@@ -32,7 +33,8 @@ def caller_from_event(event: dict[str, Any]) -> Caller:
     locale = claims.get("locale")
     return Caller(
         player=player,
-        name=shown or player,
+        # a name nobody can correct here that fails the word filter shows as "Player 1234"
+        name=shown_name(player, shown or player),
         locale=locale if isinstance(locale, str) and locale_tag(locale) else None,
         issuer=_text(claims.get("iss")),
         issued_at=_seconds(claims.get("iat")),
