@@ -91,6 +91,11 @@ def account_in_use(harness: Harness, _game: str) -> None:
 
 
 #: per events/ file, what must exist before it is replayed
+def reported_player(harness: Harness, _game: str) -> None:
+    """alice, whom events/safety.report.json reports, waits for a player in a game of hers."""
+    waiting_game(harness, "EventReportGame01")
+
+
 SETUP: dict[str, Callable[[Harness, str], None]] = {
     "join.json": waiting_game,  # bob joins
     "get.json": dealt_game,  # alice reads her view
@@ -101,6 +106,8 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "pass.json": lambda harness, game: led_game(harness, game, rules={"draw": "none"}),
     "notifications.read.json": notified,  # alice reads what bob's join told her
     "account.json": account_in_use,  # trent deletes his account
+    "gestures.json": dealt_game,  # alice sends good_game to the table
+    "safety.report.json": reported_player,  # bob reports alice's name
 }
 
 

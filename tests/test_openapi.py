@@ -23,11 +23,13 @@ from domino.api.errors import STATUS_BY_CODE, DominoError, InvalidRequest, error
 from domino.api.models import (
     CreateGame,
     Deal,
+    EmoteBody,
     JoinGame,
     OpenTicket,
     PlayTile,
     ReadNotifications,
     RegisterDeviceBody,
+    ReportBody,
     UpdateMeBody,
 )
 from domino.api.responses import preset_list
@@ -151,7 +153,8 @@ STANDARD_TYPES = {
 }  # fmt: skip
 #: operationIds are the generated clients' method names: a verb, then what it acts on
 VERBS = ("get", "list", "create", "join", "play", "draw", "pass", "leave", "register",
-         "remove", "mark", "advance", "run", "update", "delete", "cancel")  # fmt: skip
+         "remove", "mark", "advance", "run", "update", "delete", "cancel", "block", "unblock",
+         "report", "send", "nudge")  # fmt: skip
 
 
 def schemas_in(node: Any, where: str = "#") -> list[tuple[str, dict[str, Any]]]:
@@ -393,11 +396,22 @@ def test_error_codes_of_each_response_belong_to_its_status() -> None:
 
 def test_mutating_routes_take_if_match_and_idempotency_key() -> None:
     for (method, path), op in operations().items():
-        if method != "POST" or (method, path) in DEV_ROUTES or path == "/me/notifications/read":
-            continue  # marking read repeats harmlessly: no key to take
+        if method != "POST" or (method, path) in DEV_ROUTES or path in REPEAT_HARMLESSLY:
+            continue  # no key to take, no game version to match
         names = {resolve(p["$ref"])["name"] if "$ref" in p else p["name"] for p in op["parameters"]}
         assert "Idempotency-Key" in names, path
         assert ("If-Match" in names) == path.startswith("/games/{id}/"), path
+
+
+#: POSTs whose repetition is harmless by design, none of them a change of a game: marking read,
+#: a report (the same one within 24 hours is stored once), an emote (a retry is throttled) and a
+#: nudge (a retry is already_nudged)
+REPEAT_HARMLESSLY = {
+    "/me/notifications/read",
+    "/players/{id}/reports",
+    "/games/{id}/emotes",
+    "/games/{id}/nudge",
+}
 
 
 BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
@@ -426,6 +440,8 @@ def bounds(schema: dict[str, Any]) -> dict[str, Any]:
         ReadNotifications,
         RegisterDeviceBody,
         UpdateMeBody,
+        EmoteBody,
+        ReportBody,
     ],
     ids=lambda m: m.__name__,
 )

@@ -22,6 +22,11 @@ DEVICE_ID = re.compile(r"(?!\.\.?\Z)[A-Za-z0-9_.:-]{1,128}")
 #: devices one player keeps registered: each notification is pushed to every one of them, so
 #: the bound caps what one player's notification costs (a new one replaces the stalest)
 MAX_DEVICES = 10
+#: a report's note for the operator (docs/api.md: at most 500 characters)
+MAX_NOTE = 500
+#: players one player blocks at most: each block is an item of the blocker's partition, and a
+#: quick match or an invitation reads the blocks between two people (never the whole list)
+MAX_BLOCKS = 1000
 #: WebSocket connections one player keeps open: every change is posted to each (a new one
 #: closes the oldest)
 MAX_SOCKETS = 10

@@ -27,7 +27,7 @@ def test_dev_token_reaches_the_handler_as_gateway_claims(runtime: Runtime) -> No
     token = runtime.token("alice", "Alice")
     status, _, body = runtime.request("GET", "/me", token=token)
     assert status == 200
-    assert body == {"player": "alice", "name": "Alice"}
+    assert body == {"player": "alice", "name": "Alice", "mute": []}
 
 
 def test_name_falls_back_to_the_player_id(runtime: Runtime) -> None:

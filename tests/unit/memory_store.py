@@ -156,6 +156,22 @@ class MemoryGameStore:
             self.items[record.id] = new
             return True
 
+    def mark_nudged(self, record: GameRecord, seat: int, at: int) -> GameRecord | None:
+        with self.lock:
+            item = self.items.get(record.id)
+            if item is None:
+                return None
+            if (
+                item["version"] != record.version
+                or item["status"] != "playing"
+                or item.get("nudged") == record.version
+            ):
+                return from_item(item)
+            new = {**item, "nudged": record.version, "nudged_at": at, "nudger": seat}
+            self.stream.append((item, new))
+            self.items[record.id] = new
+            return None
+
     # ------------------------------------------------------------------ listings
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]:
@@ -241,7 +257,14 @@ class MemoryAccounts:
         self.games = games
         self.devices = devices
         self.profiles: dict[str, Profile] = {}
+        self.mutes: dict[str, tuple[str, ...]] = {}
         self.lock = threading.Lock()
+
+    def muted(self, player: str) -> tuple[str, ...]:
+        return self.mutes.get(player, ())
+
+    def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None:
+        self.mutes[player] = types
 
     def profile(self, player: str) -> Profile | None:
         return self.profiles.get(player)

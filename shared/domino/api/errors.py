@@ -18,6 +18,7 @@ from domino.service.errors import (
     IdempotencyKeyReused,
     InvalidInput,
     RequestInProgress,
+    Throttled,
     Unavailable,
     VersionMismatch,
 )
@@ -43,6 +44,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "dev_only": 400,
     "unauthorized": 401,
     "not_a_player": 403,
+    "blocked": 403,
     "game_not_found": 404,
     "not_found": 404,
     "game_full": 409,
@@ -51,6 +53,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "conflict": 409,
     "already_searching": 409,
     "already_matched": 409,
+    "already_nudged": 409,
     "version_mismatch": 412,
     "payload_too_large": 413,
     "not_your_turn": 422,
@@ -148,7 +151,7 @@ def error_parts(
         body["game"] = err.current.view
     body.update(getattr(err, "beside", None) or {})  # what a 409 holds beside its error
     retry_after = getattr(err, "retry_after", None)
-    if isinstance(err, Unavailable | Conflict) and retry_after is not None:
+    if isinstance(err, Unavailable | Conflict | Throttled) and retry_after is not None:
         headers["Retry-After"] = str(retry_after)
     return STATUS_BY_CODE[err.code], body, headers
 

@@ -49,6 +49,7 @@ VALIDATION: dict[str, str] = {
     "tile_text": "{field} must be two numbers joined by a hyphen.",
     "display_text": "{field} must not hold control characters or direction overrides.",
     "blank_name": "{field} must show at least one visible character.",
+    "offensive_name": "{field} holds a word that is not allowed in names.",
     "invalid": "{field} is not valid.",
 }
 
@@ -92,6 +93,9 @@ SPANISH: dict[str, str] = {
     ),
     "{field} must show at least one visible character.": (
         "{field} debe mostrar al menos un carácter visible."
+    ),
+    "{field} holds a word that is not allowed in names.": (
+        "{field} tiene una palabra que no se admite en los nombres."
     ),
     "{field} is not valid.": "{field} no es válido.",
     "The request is not valid.": "La petición no es válida.",
@@ -144,6 +148,21 @@ SPANISH: dict[str, str] = {
     ),
     # the service and the store
     "No such game.": "Esa partida no existe.",
+    "No such player.": "Ese jugador no existe.",
+    "You cannot do this with this player.": "No puedes hacer esto con este jugador.",
+    "You cannot block yourself.": "No puedes bloquearte a ti mismo.",
+    "You cannot report yourself.": "No puedes denunciarte a ti mismo.",
+    "You block at most {max} players.": "Puedes bloquear como mucho a {max} jugadores.",
+    "player is not a player id.": "player no es un id de jugador.",
+    "You cannot nudge yourself: it is your turn.": ("No puedes dar un toque a nadie: es tu turno."),
+    "This turn's player has been nudged already.": (
+        "Ya se ha dado un toque al jugador de este turno."
+    ),
+    "Too early to nudge: try again in {seconds} seconds.": (
+        "Aún es pronto para dar un toque: prueba dentro de {seconds} segundos."
+    ),
+    "One emote every {seconds} seconds.": "Un emote cada {seconds} segundos.",
+    "Nothing to change: send name or mute.": "Nada que cambiar: envía name o mute.",
     "This account has been deleted; sign in again.": (
         "Esta cuenta se ha borrado; vuelve a iniciar sesión."
     ),

@@ -29,17 +29,31 @@ from pydantic_core import core_schema as cs
 from domino.api.errors import InvalidRequest, Part
 from domino.api.messages import VALIDATION
 from domino.engine import DEFAULT_LEVEL, LEVELS
-from domino.limits import DEVICE_ID, LOCALE_TAG, MAX_LOCALE, MAX_NAME, display_name, hidden
+from domino.limits import (
+    DEVICE_ID,
+    LOCALE_TAG,
+    MAX_LOCALE,
+    MAX_NAME,
+    MAX_NOTE,
+    display_name,
+    hidden,
+)
+from domino.service.names import offensive
+from domino.service.notices import NOTIFICATION_TYPES
 from domino.service.values import (
     DRAW_TILE,
+    EMOTES,
     LEAVE,
     PASS_TURN,
+    REASONS,
     ChangeName,
     MakeMove,
     MarkRead,
     NewGame,
     NewTicket,
     RegisterDevice,
+    ReportPlayer,
+    SendEmote,
     TakeSeat,
 )
 
@@ -49,11 +63,13 @@ __all__ = [
     "PASS_TURN",
     "CreateGame",
     "Deal",
+    "EmoteBody",
     "JoinGame",
     "OpenTicket",
     "PlayTile",
     "ReadNotifications",
     "RegisterDeviceBody",
+    "ReportBody",
     "Request",
     "UpdateMeBody",
     "check_device_id",
@@ -213,6 +229,8 @@ def _display_text(value: str) -> str:
         )
     if shown is None:
         raise PydanticCustomError("blank_name", "a name shows at least one visible character")
+    if offensive(shown):  # loads the word lists at the first name checked (~3 ms)
+        raise PydanticCustomError("offensive_name", "a name holds no offensive word")
     return shown
 
 
@@ -314,8 +332,51 @@ class RegisterDeviceBody(Request[RegisterDevice]):
 
 class UpdateMeBody(Request[ChangeName]):
     COMMAND = ChangeName
-    name: str
-    FIELDS = {"name": (name_schema(), _REQUIRED)}
+    name: str | None
+    mute: list[str] | None
+    FIELDS = {
+        "name": (optional(name_schema()), None),
+        # the notification types not pushed to the player's devices (inbox and sockets still
+        # get them); [] pushes every type again
+        "mute": (
+            optional(
+                cs.list_schema(one_of(*NOTIFICATION_TYPES), max_length=len(NOTIFICATION_TYPES))
+            ),
+            None,
+        ),
+    }
+
+    @classmethod
+    def parse(cls, raw: str | None) -> ChangeName:
+        body = cls.validate(raw)
+        if getattr(body, "name", None) is None and getattr(body, "mute", None) is None:
+            raise InvalidRequest("Nothing to change: send name or mute.", ["name", "mute"])
+        mute = getattr(body, "mute", None)
+        # the order of NOTIFICATION_TYPES, each once
+        muted = None if mute is None else tuple(t for t in NOTIFICATION_TYPES if t in mute)
+        return ChangeName(getattr(body, "name", None), muted)
+
+
+class EmoteBody(Request[SendEmote]):
+    COMMAND = SendEmote
+    emote: str
+    FIELDS = {"emote": (one_of(*EMOTES), _REQUIRED)}
+
+
+#: a game id as ``POST /players/{id}/reports`` takes it (the service's ids, bounded)
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class ReportBody(Request[ReportPlayer]):
+    COMMAND = ReportPlayer
+    reason: str
+    game: str | None
+    note: str | None
+    FIELDS = {
+        "reason": (one_of(*REASONS), _REQUIRED),
+        "game": (optional(cs.str_schema(pattern=GAME_ID_PATTERN, max_length=64)), None),
+        "note": (optional(text(0, MAX_NOTE)), None),
+    }
 
 
 class ReadNotifications(Request[MarkRead]):

@@ -20,10 +20,12 @@ if TYPE_CHECKING:
     from domino.notify.websocket import ApiGatewayConnections
     from domino.service.accounts import Accounts
     from domino.service.devices import Devices
+    from domino.service.gestures import Gestures
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
     from domino.service.matchmaking import QuickMatch
     from domino.service.ports import Channel
+    from domino.service.safety import Safety
     from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
@@ -99,7 +101,10 @@ def notifier() -> Notifier:
     reach = ChangeReach(DynamoReach(table()), clock)
     channels: list[Channel] = [
         PushChannel(
-            ReachDevices(device_store(), reach), push(), lambda p: len(games.games_on_turn(p))
+            ReachDevices(device_store(), reach),
+            push(),
+            lambda p: len(games.games_on_turn(p)),
+            muted=lambda p: reach.of(p).muted,  # read with the devices, in the same query
         )
     ]
     live_channel = None
@@ -225,3 +230,21 @@ def push() -> SnsPush:
     from domino.notify.sns import SnsPush
 
     return SnsPush(settings().push_applications)
+
+
+@lru_cache(maxsize=1)
+def safety() -> Safety:
+    """Blocks and reports, and ``blocked_between`` for every feature that seats two people."""
+    from domino.service.safety import Safety
+    from domino.store.safety import DynamoSafety
+
+    return Safety(DynamoSafety(table()), account_store(), service().commands.writes.clock)
+
+
+@lru_cache(maxsize=1)
+def gestures() -> Gestures:
+    """Emotes (to the table's sockets) and nudges (a mark the notifier turns into ``nudge``)."""
+    from domino.service.gestures import Gestures
+
+    clock = service().commands.writes.clock
+    return Gestures(service().store, safety(), connection_store(), socket_gateway(), clock)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from typing import Any
 
 from domino.service.clock import Clock
 from domino.service.commands import GameCommands
@@ -59,22 +60,41 @@ class Accounts:
         self.live = live  # to close the player's open sockets (None: no WebSocket API)
         self.clock = clock
 
-    def me(self, caller: Caller) -> dict[str, str]:
-        """``{"player", "name"}``: the name the player chose, else the token's."""
+    def me(self, caller: Caller) -> dict[str, Any]:
+        """``{"player", "name", "mute"}``: the name the player chose, else the token's (as the
+        tables show it: ``Player 1234`` for an offensive one), and the types not pushed."""
         profile = self.accounts.profile(caller.player)
         if profile is not None and profile.refuses(caller.issued_at):
             raise AccountDeleted()
         name = profile.name if profile is not None and profile.name else caller.name
-        return {"player": caller.player, "name": name}
+        return {
+            "player": caller.player,
+            "name": name,
+            "mute": list(self.accounts.muted(caller.player)),
+        }
 
-    def change_name(self, caller: Caller, command: ChangeName) -> dict[str, str]:
-        """Keep ``command.name`` as the caller's display name: seats they take from now on
-        show it (seats taken before keep the name they were taken with)."""
-        try:
-            self.accounts.set_name(caller.player, command.name, int(self.clock()), caller.issued_at)
-        except ProfileDeleted:
-            raise AccountDeleted() from None
-        return {"player": caller.player, "name": command.name}
+    def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
+        """``PATCH /me``: keep ``command.name`` as the caller's display name (seats they take
+        from now on show it; seats taken before keep the name they were taken with) and
+        ``command.mute`` as the types not pushed to their devices; either may be left out."""
+        at = int(self.clock())
+        profile = self.accounts.profile(caller.player)
+        if profile is not None and profile.refuses(caller.issued_at):
+            raise AccountDeleted()
+        name = command.name
+        if name is not None:
+            try:
+                self.accounts.set_name(caller.player, name, at, caller.issued_at)
+            except ProfileDeleted:
+                raise AccountDeleted() from None
+        else:
+            name = profile.name if profile is not None and profile.name else caller.name
+        if command.mute is not None:
+            self.accounts.set_muted(caller.player, command.mute, at)
+            mute = list(command.mute)
+        else:
+            mute = list(self.accounts.muted(caller.player))
+        return {"player": caller.player, "name": name, "mute": mute}
 
     def delete(self, caller: Caller) -> None:
         """Delete the caller's account (the module's docstring says what goes, in what order)."""

@@ -129,15 +129,19 @@ class PushChannel:
         devices: DeviceStore,
         push: PushGateway,
         awaiting: Callable[[str], int],
+        muted: Callable[[str], tuple[str, ...]] | None = None,
     ) -> None:
         self.devices = devices
         self.push = push
         self.awaiting = awaiting  # player -> games awaiting their move (the badge)
+        self.muted = muted  # player -> the notification types they do not want pushed
 
     def send(self, note: Note) -> bool:
         devices = self.devices.of_player(note.player)
         if not devices:
             return False
+        if self.muted is not None and note.type in self.muted(note.player):
+            return True  # settled: the player chose not to be pushed this type
         badge = self.awaiting(note.player)
         for device in devices:
             # one notification shown per game: the next replaces it, a repeat shows once

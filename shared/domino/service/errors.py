@@ -17,6 +17,8 @@ __all__ = [
     "AlreadyJoined",
     "AlreadyMatched",
     "AlreadySearching",
+    "AlreadyNudged",
+    "Blocked",
     "Conflict",
     "DevOnly",
     "DominoError",
@@ -27,8 +29,10 @@ __all__ = [
     "InvalidInput",
     "NotAPlayer",
     "NotFound",
+    "PlayerNotFound",
     "RequestInProgress",
     "SeatTaken",
+    "Throttled",
     "TurnTimedOut",
     "Unavailable",
     "VersionMismatch",
@@ -159,3 +163,43 @@ class AlreadyMatched(DominoError):
     def __init__(self, game: str | None) -> None:
         super().__init__("This ticket has been matched into a game.")
         self.beside = {"game": game}
+
+
+class PlayerNotFound(DominoError):
+    """No such player: an id no account has used (``Safety.known`` says what that means), or a
+    deleted account."""
+
+    code = "not_found"
+
+    def __init__(self, message: str = "No such player.") -> None:
+        super().__init__(message)
+
+
+class Blocked(DominoError):
+    """One of two people blocks the other (``domino.service.safety.Safety.blocked_between``):
+    no match, invitation or rematch between them. The message says no more (blocking is
+    silent: it never says who blocked whom)."""
+
+    code = "blocked"
+
+    def __init__(self, message: str = "You cannot do this with this player.") -> None:
+        super().__init__(message)
+
+
+class AlreadyNudged(DominoError):
+    """The player on turn has been nudged about this turn already (once per turn)."""
+
+    code = "already_nudged"
+
+    def __init__(self, message: str = "This turn's player has been nudged already.") -> None:
+        super().__init__(message)
+
+
+class Throttled(DominoError):
+    """Too soon: ``retry_after`` seconds until it is allowed (sent as ``Retry-After``)."""
+
+    code = "throttled"
+
+    def __init__(self, message: str, retry_after: int, **params: object) -> None:
+        super().__init__(message, retry_after=max(1, retry_after), **params)
+        self.retry_after = max(1, retry_after)

@@ -6,7 +6,8 @@ to the seated players when the deal is made; ``your_turn`` to the person whose t
 ``hand_over``) when it ends the match; ``timeout`` to the player the sweeper moved for;
 ``reminder`` to the player on turn when the sweeper marks the game at 80 % of their time;
 ``match_found`` to every person of a game quick match made (and ``your_turn`` to the one on
-turn), from the game's creation; ``match_expired`` to a ticket's holder when it expires. Nobody is
+turn), from the game's creation; ``match_expired`` to a ticket's holder when it expires; ``nudge``
+to the player on turn when a seated player marks the game (``POST /games/{id}/nudge``). Nobody is
 told of what they did themselves (the answer to their request told them). A seated player is a
 person playing a seat: one who left during play (a bot plays for them) hears nothing more.
 
@@ -31,8 +32,15 @@ NoticeType = Literal[
     "timeout",
     "match_found",
     "match_expired",
+    "nudge",
 ]
 NOTICE_TYPES: tuple[NoticeType, ...] = get_args(NoticeType)
+#: every notification type the contract names (docs/api.md, "Notifications" and "Strangers and
+#: friends"), also those sent from outside this module (an invitation, a rematch): what
+#: ``PATCH /me {"mute"}`` takes
+NOTIFICATION_TYPES: tuple[str, ...] = tuple(
+    dict.fromkeys((*NOTICE_TYPES, "invited", "invite_declined", "rematch"))
+)
 
 
 class Notice(NamedTuple):
@@ -62,12 +70,18 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     creator is there, and they made it)."""
     if old is None:  # a creation: only its creator is there, and they made it
         return _matched(new) if new.config.get("matched") else []
-    if new.version == old.version:  # no change of the game: only the sweeper's reminder mark
-        reminded = new.reminded == new.version and old.reminded != new.version
-        if reminded and new.turn_player is not None and new.status == "playing":
+    if new.version == old.version:  # no change of the game: the reminder or a nudge mark
+        if new.turn_player is None or new.status != "playing":
+            return []
+        marks: list[Notice] = []
+        if new.reminded == new.version and old.reminded != new.version:
             at = new.reminded_at or new.updated_at
-            return [Notice(new.turn_player, "reminder", new.id, new.version, at, new.preset)]
-        return []
+            marks.append(Notice(new.turn_player, "reminder", new.id, new.version, at, new.preset))
+        if new.nudged == new.version and old.nudged != new.version:
+            at = new.nudged_at or new.updated_at
+            by = new.seats[new.nudger].name if new.nudger is not None else None
+            marks.append(Notice(new.turn_player, "nudge", new.id, new.version, at, new.preset, by))
+        return marks
     if new.version < old.version:
         return []
     actor = new.actor

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
     from domino.store.tickets import Ticket
+    from domino.store.safety import Block, Report
 
 
 class GameStore(Protocol):
@@ -69,6 +70,12 @@ class GameStore(Protocol):
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
         """Note that ``record``'s player on turn was reminded at ``at``, if the game is still at
         ``record.version`` (False: it has moved on; no reminder is due for that turn)."""
+        ...
+
+    def mark_nudged(self, record: GameRecord, seat: int, at: int) -> GameRecord | None:
+        """Note that ``seat`` nudged ``record``'s player on turn at ``at``, if the game is still
+        at ``record.version`` and nobody nudged that version yet: None when written, else the
+        game as it is now (moved on, or nudged already)."""
         ...
 
     def games_on_turn(self, player: str) -> list[str]:
@@ -283,6 +290,12 @@ class AccountStore(Protocol):
 
     def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None: ...
 
+    def muted(self, player: str) -> tuple[str, ...]:
+        """The notification types the player does not want pushed."""
+        ...
+
+    def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None: ...
+
     def mark_deleted(self, player: str, at: int) -> None: ...
 
     def game_ids(self, player: str) -> list[str]:
@@ -302,3 +315,27 @@ class IdentityProvider(Protocol):
     def issuer(self) -> str: ...
 
     def delete_user(self, username: str) -> None: ...
+
+
+class SafetyStore(Protocol):
+    """Blocks, reports and players' existence (``domino.store.safety.DynamoSafety``)."""
+
+    def block(self, blocker: str, player: str, name: str, at: int, limit: int) -> bool: ...
+
+    def unblock(self, blocker: str, player: str) -> bool: ...
+
+    def blocks(
+        self, blocker: str, limit: int, cursor: str | None
+    ) -> tuple[list[Block], str | None]: ...
+
+    def blocks_among(self, pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which (blocker, blocked) pairs are blocks, in one read."""
+        ...
+
+    def known(self, player: str) -> bool: ...
+
+    def report(self, report: Report) -> bool: ...
+
+    def take_emote_slot(self, player: str, game_id: str, at_ms: int, interval_ms: int) -> int:
+        """0: the player may send an emote in the game now; else milliseconds to wait."""
+        ...

@@ -1,6 +1,7 @@
 """What a notification says, in Spanish (the default) and English.
 
-A text names the game by its preset's name and, for ``player_joined``, the joiner's display name;
+A text names the game by its preset's name and, for ``player_joined`` and ``nudge``, the joiner's
+or the nudger's display name;
 never a tile (docs/api.md: nothing hidden leaves the server, and no text needs a tile).
 """
 
@@ -37,6 +38,10 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     "reminder": {
         "es": ("Se acaba tu tiempo", "Te queda poco tiempo para jugar en tu partida de {game}."),
         "en": ("Time is running out", "Your turn in your {game} game is about to time out."),
+    },
+    "nudge": {
+        "es": ("Te están esperando", "{name} espera tu jugada en la partida de {game}."),
+        "en": ("Your move", "{name} is waiting for your move in your {game} game."),
     },
     "timeout": {
         "es": ("Se acabó tu tiempo", "Se jugó por ti en tu partida de {game}."),

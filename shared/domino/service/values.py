@@ -10,6 +10,10 @@ from typing import Any, Literal, NamedTuple
 BotLevel = Literal["random", "greedy", "strategist", "expert"]
 OnTimeout = Literal["auto", "forfeit"]
 MoveKind = Literal["play", "draw", "pass"]
+#: what ``POST /games/{id}/emotes`` sends (docs/api.md, "Emotes": no free text)
+EMOTES = ("hello", "good_game", "well_played", "thanks", "oops", "thinking")
+#: why a player is reported (``POST /players/{id}/reports``)
+REASONS = ("name", "cheating", "abuse", "other")
 
 
 class Caller(NamedTuple):
@@ -91,9 +95,25 @@ class RegisterDevice(NamedTuple):
 
 
 class ChangeName(NamedTuple):
-    """The caller's display name from now on (seats they take afterwards show it)."""
+    """``PATCH /me``: the caller's display name from now on (seats they take afterwards show
+    it), and the notification types not pushed to their devices; None leaves either as it is."""
 
-    name: str
+    name: str | None = None
+    mute: tuple[str, ...] | None = None
+
+
+class SendEmote(NamedTuple):
+    """``POST /games/{id}/emotes``: one of the fixed emotes (no free text)."""
+
+    emote: str
+
+
+class ReportPlayer(NamedTuple):
+    """``POST /players/{id}/reports``: why, and optionally the game and a note for the operator."""
+
+    reason: str
+    game: str | None = None
+    note: str | None = None
 
 
 class MarkRead(NamedTuple):

@@ -256,6 +256,7 @@ def finish(
     record, match = game.record, game.match
     record.actor, record.cause = actor, cause
     record.reminded = record.reminded_at = None  # a reminder is of one version's turn
+    record.nudged = record.nudged_at = record.nudger = None  # and so is a nudge
     changes = 1
     if match is not None and before is not None:
         changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))

@@ -7,6 +7,11 @@ again while it is still valid (``DELETED_KEPT_SECONDS`` outlives any token's lif
 issued afterwards (the same person signing in again) can. Everything else in the player's
 partition (memberships ``GAME#``, devices ``DEVICE#``, inbox ``NOTE#`` and ``READ``,
 connections ``CONN#``) is deleted by ``erase``.
+
+The notification types the player muted (``PATCH /me {"mute"}``: not pushed) are their own item,
+``sk=DEVICE!MUTE`` (``types``, comma-separated): it sorts between the sockets ``CONN#`` and the
+devices ``DEVICE#`` (``!`` sorts before ``#``), so the notifier's one query of where a player can
+be reached (store/reach.py) reads it with them, at no extra request.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
 
 PROFILE_SK = "PROFILE"
+MUTE_SK = "DEVICE!MUTE"
 #: how long a deleted account's tombstone stays: longer than tokens live (Cognito's ID tokens
 #: 1 hour by default, 1 day at most; the local runtime's dev tokens 7 days)
 DELETED_KEPT_SECONDS = 8 * 24 * 3600
@@ -96,6 +102,29 @@ class DynamoAccounts:
                 raise
             raise ProfileDeleted() from err
 
+    def muted(self, player: str) -> tuple[str, ...]:
+        """The notification types the player does not want pushed."""
+        response = self.table.call(
+            self.table.client.get_item,
+            TableName=self.table.name,
+            Key=to_attributes({"pk": player_key(player), "sk": MUTE_SK}),
+            ConsistentRead=True,
+        )
+        return muted_types(response.get("Item"))
+
+    def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None:
+        """Mute exactly ``types`` (none: the item goes)."""
+        key = {"pk": player_key(player), "sk": MUTE_SK}
+        if not types:
+            self.table.call(
+                self.table.client.delete_item, TableName=self.table.name, Key=to_attributes(key)
+            )
+            return
+        item = {**key, "types": ",".join(types), "changed": at}
+        self.table.call(
+            self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
+        )
+
     def mark_deleted(self, player: str, at: int) -> None:
         """The tombstone, in place of the profile (its name goes with it)."""
         item = {
@@ -134,3 +163,10 @@ class DynamoAccounts:
         keys = [key for key in keys if key["sk"] != PROFILE_SK]
         self.table.delete_keys(keys)
         return len(keys)
+
+
+def muted_types(item: dict[str, Any] | None) -> tuple[str, ...]:
+    """The types a ``DEVICE!MUTE`` item holds (none without one)."""
+    if not item or not item.get("types", {}).get("S"):
+        return ()
+    return tuple(item["types"]["S"].split(","))

@@ -463,6 +463,34 @@ class DynamoGameStore:
             raise
         return True
 
+    def mark_nudged(self, record: GameRecord, seat: int, at: int) -> GameRecord | None:
+        """``nudged`` = the version (and who, when), if the game is still at it, playing, and
+        nobody nudged that version: the once-per-turn guard is this condition. The version
+        stays (a move racing the nudge is not refused). None when written, else the game as
+        the failed condition found it."""
+        try:
+            self._call(
+                self.client.update_item,
+                TableName=self.table_name,
+                Key=self._game_key(record.id),
+                UpdateExpression="SET nudged = :v, nudged_at = :at, nudger = :seat",
+                ConditionExpression=(
+                    "version = :v AND #status = :playing"
+                    " AND (attribute_not_exists(nudged) OR nudged <> :v)"
+                ),
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues=to_attributes(
+                    {":v": record.version, ":at": at, ":seat": seat, ":playing": "playing"}
+                ),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                old = err.response.get("Item")
+                return from_item(from_attributes(old)) if old else record
+            raise
+        return None
+
 
 def stamped(record: GameRecord) -> tuple[Item, str]:
     """``record``'s item with a fresh writer token, and the token."""

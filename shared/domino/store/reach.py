@@ -1,12 +1,14 @@
 """Where a player can be reached, read in one query: their devices (``DEVICE#<id>``) and open
-sockets (``CONN#<id>``) sort next to each other in the player's partition, with no other kind
-of item between them (``DONE#`` sorts after ``DEVICE#``; games, notes and the profile later
-still), so ``sk BETWEEN "CONN#" AND "DEVICE#\\uffff"`` reads exactly both."""
+sockets (``CONN#<id>``) sort next to each other in the player's partition, with nothing between
+them but the player's muted notification types (``DEVICE!MUTE``, store/accounts.py: what the
+push channel needs too); ``DONE#`` sorts after ``DEVICE#``, games, notes and the profile later
+still, so ``sk BETWEEN "CONN#" AND "DEVICE#\\uffff"`` reads exactly those."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from domino.store.accounts import MUTE_SK, muted_types
 from domino.store.connections import CONN_PREFIX, connection, expired, is_open
 from domino.store.devices import DEVICE_PREFIX, Device, device, newest_first
 from domino.store.records import player_key, to_attributes
@@ -20,6 +22,7 @@ class Reach(NamedTuple):
     devices: list[Device]  # the most recently registered first
     sockets: list[tuple[str, str | None]]  # open connections: (id, locale)
     expired: tuple[str, ...] = ()  # connections whose token has expired: to close
+    muted: tuple[str, ...] = ()  # notification types not pushed (PATCH /me {"mute"})
 
 
 class DynamoReach:
@@ -36,13 +39,16 @@ class DynamoReach:
         devices: list[Device] = []
         sockets: list[tuple[str, str | None]] = []
         ended: list[str] = []
+        muted: tuple[str, ...] = ()
         for item in items:
             key = item["sk"]["S"]
-            if key.startswith(DEVICE_PREFIX):
+            if key == MUTE_SK:
+                muted = muted_types(item)
+            elif key.startswith(DEVICE_PREFIX):
                 devices.append(device(player, item))
             elif key.startswith(CONN_PREFIX) and is_open(item, now):
                 if expired(item, now):
                     ended.append(connection(item)[0])
                 else:
                     sockets.append(connection(item))
-        return Reach(newest_first(devices), sockets, tuple(ended))
+        return Reach(newest_first(devices), sockets, tuple(ended), muted)

@@ -79,6 +79,11 @@ class GameRecord:
     # the version whose turn the sweeper has reminded its player of (reminder at 80 %), and when
     reminded: int | None = None
     reminded_at: int | None = None
+    # the version whose turn a seated player nudged its player about, when, and from which seat
+    # (POST /games/{id}/nudge: once per turn)
+    nudged: int | None = None
+    nudged_at: int | None = None
+    nudger: int | None = None
     turn_player: str | None = None
     # set by a write that ends a hand: the hand, now the item's previous one, whose moves the
     # stream consumer copies to their own item (functions/archive)
@@ -226,6 +231,10 @@ def to_item(record: GameRecord) -> dict[str, Any]:
     if record.reminded is not None:
         item["reminded"] = record.reminded
         item["reminded_at"] = record.reminded_at or 0
+    if record.nudged is not None:
+        item["nudged"] = record.nudged
+        item["nudged_at"] = record.nudged_at or 0
+        item["nudger"] = record.nudger or 0
     if record.status == "finished":
         item["ttl"] = record.updated_at + FINISHED_TTL_SECONDS
     elif record.status == "waiting":
@@ -258,6 +267,9 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         deadline=int(item["deadline"]) if "deadline" in item else None,
         reminded=int(item["reminded"]) if "reminded" in item else None,
         reminded_at=int(item["reminded_at"]) if "reminded_at" in item else None,
+        nudged=int(item["nudged"]) if "nudged" in item else None,
+        nudged_at=int(item["nudged_at"]) if "nudged_at" in item else None,
+        nudger=int(item["nudger"]) if "nudger" in item else None,
         turn_player=item.get("turn_player"),
         archive_hand=int(item["archive"]) if "archive" in item else None,
         actor=item.get("actor"),
