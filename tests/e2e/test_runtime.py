@@ -32,7 +32,7 @@ def test_dev_token_reaches_the_handler_as_gateway_claims(runtime: Runtime) -> No
 
 def test_name_falls_back_to_the_player_id(runtime: Runtime) -> None:
     status, _, body = runtime.request("GET", "/me", token=runtime.token("bob"))
-    assert (status, body) == (200, {"player": "bob", "name": "bob"})
+    assert (status, body) == (200, {"player": "bob", "name": "bob", "mute": []})
 
 
 def test_protected_route_without_token_is_401(runtime: Runtime) -> None:

@@ -29,6 +29,8 @@ def api(ddb_endpoint: str) -> Api:
         wiring.push,
         wiring.account_store,
         wiring.accounts,
+        wiring.safety,
+        wiring.gestures,
     ):
         factory.cache_clear()
     idempotency._records.cache_clear()

@@ -47,11 +47,12 @@ def items_of(player: str) -> list[str]:
 
 
 def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> None:
-    assert me(api, "acc-ana").ok() == {"player": "acc-ana", "name": "Acc-ana"}
+    assert me(api, "acc-ana").ok() == {"player": "acc-ana", "name": "Acc-ana", "mute": []}
     before = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)["id"]
     assert rename(api, "acc-ana", {"name": "  Ana María 🂡  "}).ok() == {
         "player": "acc-ana",
         "name": "Ana María 🂡",
+        "mute": [],
     }
     assert me(api, "acc-ana").ok()["name"] == "Ana María 🂡"
     created = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)
@@ -197,7 +198,11 @@ def test_a_deleted_accounts_token_brings_nothing_back(api: Api) -> None:
     assert delete(api, "acc-gone", OLD).status == 204
     # a token issued after the deletion (signing in again) is a new start
     fresh = {"iat": str(int(time.time()) + 2)}
-    assert me(api, "acc-gone", **fresh).ok() == {"player": "acc-gone", "name": "Acc-gone"}
+    assert me(api, "acc-gone", **fresh).ok() == {
+        "player": "acc-gone",
+        "name": "Acc-gone",
+        "mute": [],
+    }
     assert rename(api, "acc-gone", {"name": "Back"}, claims=fresh).ok()["name"] == "Back"
     joined = api.call("POST", f"/games/{other}/join", {}, player="acc-gone", claims=fresh)
     assert joined.ok()["seats"][1]["name"] == "Back"
