@@ -17,9 +17,10 @@ pytestmark = pytest.mark.e2e
 def test_a_player_names_themself_then_deletes_the_account(runtime: Runtime) -> None:
     player = f"acct-{uuid.uuid4().hex[:8]}"
     token = runtime.token(player, "Zoe")
-    assert runtime.request("GET", "/me", token=token)[2] == {"player": player, "name": "Zoe", "mute": []}
+    me = {"player": player, "name": "Zoe", "mute": []}
+    assert runtime.request("GET", "/me", token=token)[2] == me
     status, _, body = runtime.request("PATCH", "/me", {"name": "Zoé"}, token=token)
-    assert (status, body) == (200, {"player": player, "name": "Zoé"})
+    assert (status, body) == (200, {"player": player, "name": "Zoé", "mute": []})
     status, _, game = runtime.request(
         "POST", "/games", {"preset": "dos-jugadores", "players": 2, "bots": 1}, token=token
     )
@@ -41,4 +42,4 @@ def test_a_player_names_themself_then_deletes_the_account(runtime: Runtime) -> N
     assert refused[0] == 401
     time.sleep(1.1)  # a token's iat is in whole seconds: sign in again a second later
     fresh = runtime.token(player, "Zoe")
-    assert runtime.request("GET", "/me", token=fresh)[2] == {"player": player, "name": "Zoe", "mute": []}
+    assert runtime.request("GET", "/me", token=fresh)[2] == me

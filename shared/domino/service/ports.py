@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from domino.store.ratings import Rating
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
-    from domino.store.tickets import Ticket
     from domino.store.safety import Block, Report
+    from domino.store.tickets import Ticket
 
 
 class GameStore(Protocol):
