@@ -128,7 +128,7 @@ def test_racing_nudges_mark_the_turn_once_and_notify_once(api: Api) -> None:
     api.drain()
     off_turn = [alice, bob][1 - view["turn"]]
     on_turn = [alice, bob][view["turn"]]
-    later = time.time() + 13 * 3600
+    later = wiring.service().commands.writes.clock() + 13 * 3600  # the games' clock (dev mode's)
     gestures = Gestures(
         wiring.service().store, wiring.safety(), wiring.connection_store(), None, lambda: later
     )
