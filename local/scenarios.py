@@ -114,7 +114,7 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
 @contextlib.contextmanager
 def fixed_game_id(game: str) -> Iterator[None]:
     """Games created meanwhile get ``game`` as their id (ids are random, events' are fixed)."""
-    with mock.patch("domino.service.commands.secrets.token_urlsafe", lambda _n=16: game):
+    with mock.patch("domino.service.loaded.secrets.token_urlsafe", lambda _n=16: game):
         yield
 
 
