@@ -37,8 +37,8 @@ def own_queue() -> float:
     return round(100 + secrets.randbelow(60_000) / 100, 2)
 
 
-def people(runtime: Runtime, count: int) -> list[str]:
-    tag = secrets.token_hex(4)
+def people(runtime: Runtime, count: int, tag: str | None = None) -> list[str]:
+    tag = tag or secrets.token_hex(4)
     return [runtime.token(f"qm{tag}{i}", f"Player {i}") for i in range(count)]
 
 
@@ -225,3 +225,18 @@ def test_a_restart_looks_again_at_the_tickets_it_kept(tmp_path: Any) -> None:
         assert matched["status"] == "matched", matched
     finally:
         rt.stop()
+
+
+def test_a_blocked_player_is_never_matched_with_the_blocker(runtime: Runtime) -> None:
+    tag = secrets.token_hex(4)
+    ana, ben, cid = people(runtime, 3, tag)
+    assert runtime.request("PUT", f"/me/blocks/qm{tag}1", token=ana)[0] == 204
+    ask = {"preset": "dos-jugadores", "players": 2, "wait_s": None}
+    ask["turn_timeout_hours"] = own_queue()
+    _, _, first = open_ticket(runtime, ana, **ask)
+    status, _, second = open_ticket(runtime, ben, **ask)
+    assert status == 201 and second["status"] == "searching", second  # not with ana
+    _, _, third = open_ticket(runtime, cid, **ask)
+    assert third["status"] == "matched", third  # cid takes the oldest ticket: ana's
+    assert wait_matched(runtime, ana, first["id"], 5)["game"] == third["game"]
+    assert runtime.request("DELETE", f"/match/tickets/{second['id']}", token=ben)[0] == 204

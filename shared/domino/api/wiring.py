@@ -156,6 +156,7 @@ def quick_match() -> QuickMatch:
         commands.writes.clock,
         name_of=commands.name_of,
         set_timer=set_timer,
+        blocked=safety().blocked_between,
         bot_budget_ms=settings().bot_budget_ms,
     )
 

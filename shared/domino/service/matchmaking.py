@@ -132,12 +132,20 @@ class QuickMatch:
     def match_queue(self, queue: str) -> list[str]:
         """Make every game the queue's searching tickets allow now; the new games' ids."""
         made: list[str] = []
+        asked: dict[frozenset[str], bool] = {}
+
+        def blocked(a: str, b: str) -> bool:  # each pair read once a pass (one BatchGetItem)
+            pair = frozenset((a, b))
+            if pair not in asked:
+                asked[pair] = self.blocked(a, b)
+            return asked[pair]
+
         for _ in range(MAX_ROUNDS):
             now = self.clock()
             waiting = self.tickets.queue(queue)
-            people = full_group(waiting, now, self.blocked)
+            people = full_group(waiting, now, blocked)
             if people is None:
-                people = bot_group(waiting, now, self.blocked)
+                people = bot_group(waiting, now, blocked)
             if people is None:
                 break
             record = self._deal(people, int(now))
