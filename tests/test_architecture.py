@@ -41,7 +41,8 @@ LIBRARIES: dict[str, set[str]] = {
     "store": {"boto3", "botocore"},
     "notify": {"boto3", "botocore"},
     "idp": {"boto3", "botocore"},
-    "service": set(),
+    # openskill rates finished matches: service/tally.py alone (test_openskill_stays_off_...)
+    "service": {"openskill"},
     "api": {"aws_lambda_powertools", "pydantic_core", "jwt"},
     "functions": {"aws_lambda_powertools"},
 }
@@ -495,3 +496,52 @@ def test_own_privates_and_the_namedtuple_api_are_not_reaches(tmp_path: Path) -> 
         "def f(row):\n    return row._replace(a=1)\n"
     )
     assert private_reaches(planted) == []
+
+
+# ------------------------------------------------------------------ openskill off the play path
+
+
+def test_openskill_stays_off_the_play_path_and_cold_starts() -> None:
+    """openskill (~40 ms to import) is imported by service/tally.py alone, and there only inside
+    a function (it loads when a rated match is rated, not when the stream consumer starts)."""
+    importers = [p for p in modules() if "openskill" in {n.split(".")[0] for n in imported(p)}]
+    assert importers == [PACKAGE / "service" / "tally.py"]
+    tree = ast.parse(importers[0].read_text())
+    top_level = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        and any(
+            (alias.name if isinstance(node, ast.Import) else node.module or "").startswith(
+                "openskill"
+            )
+            for alias in node.names
+        )
+    ]
+    assert top_level == []
+
+
+def test_no_request_handler_loads_openskill() -> None:
+    """Loading any function's module (its cold start) leaves openskill unloaded."""
+    import subprocess
+
+    code = (
+        "import sys, importlib.util, pathlib\n"
+        "for path in sorted(pathlib.Path('functions').glob('*/app.py')):\n"
+        "    spec = importlib.util.spec_from_file_location(path.parent.name, path)\n"
+        "    module = importlib.util.module_from_spec(spec)\n"
+        "    spec.loader.exec_module(module)\n"
+        "print('openskill' in sys.modules)\n"
+    )
+    env = {"TABLE_NAME": "t", "IDEMPOTENCY_TABLE": "i", "AWS_DEFAULT_REGION": "us-east-1"}
+    import os
+
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.strip().splitlines()[-1:] == ["False"], done.stderr[-2000:]

@@ -1,6 +1,7 @@
 """DynamoDB stream: every change of a game item tells the players it concerns (docs/api.md,
 "Notifications"): an inbox item each, written once per (player, game, version, type); and sets
-the turn's timer when the change gave the game a new reminder or deadline (the timer queue).
+the turn's timer when the change gave the game a new reminder or deadline (the timer queue);
+and when the change finished a match, counts its ratings and stats once (service/tally.py).
 
 The event source's filter delivers game items' creations and modifications (a creation
 notifies only when quick match made the game, and may have a turn to time) and quick match
@@ -11,7 +12,7 @@ keep their version order.
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from domino.api.entry import count, stream_consumer
-from domino.api.wiring import notifier, turn_timers
+from domino.api.wiring import match_tally, notifier, turn_timers
 
 
 def on_change(record: DynamoDBRecord) -> None:
@@ -21,6 +22,8 @@ def on_change(record: DynamoDBRecord) -> None:
     if timers is not None and timers.on_change(old, new):
         count("turn_timers_set")
     count("notifications", notifier().on_change(old, new))
+    if match_tally().on_change(old, new):
+        count("matches_tallied")
 
 
 handler = stream_consumer(on_change)

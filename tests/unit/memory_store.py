@@ -326,3 +326,131 @@ class MemoryDevices:
     def release(self, device: Device) -> bool:
         self.delete(device.player, device.device_id)
         return True
+
+
+class MemoryRatings:
+    """An in-memory ``RatingStore``: ratings with versions, stats, tally markers and the
+    histogram, under one lock, as store/ratings.py keeps them (the leaderboard is the
+    established ratings sorted, the histogram their buckets)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ratings: dict[tuple[str, str], tuple[Any, int, str | None, int]] = {}
+        self.stats: dict[str, dict[str, Any]] = {}
+        self.tallies: set[str] = set()
+        self.deleted: dict[str, int] = {}
+
+    def get(self, player: str, pool: str) -> Any:
+        from domino.store.ratings import Rating
+
+        found = self.ratings.get((player, pool))
+        return found[0] if found else Rating(player, pool)
+
+    def read(self, player: str, pool: str) -> tuple[Any, int | None, str | None]:
+        found = self.ratings.get((player, pool))
+        return (found[0], found[1], found[2]) if found else (None, None, None)
+
+    def put(self, rating: Any, at: int) -> None:
+        with self.lock:
+            _old, version, name, _at = self.ratings.get(
+                (rating.player, rating.pool), (None, 0, None, at)
+            )
+            self.ratings[(rating.player, rating.pool)] = (rating, version + 1, name, at)
+
+    def tallied(self, game_id: str) -> bool:
+        return game_id in self.tallies
+
+    def gone(self, players: Any, since: int) -> set[str]:
+        return {p for p in players if self.deleted.get(p, -1) >= since}
+
+    def tally(
+        self, game_id: str, pool: str, at: int, ratings: Any, stats: Any, alive_since: int
+    ) -> bool:
+        from domino.store.ratings import PlayerGone, TallyConflict
+
+        with self.lock:
+            if game_id in self.tallies:
+                return False
+            people = {c.after.player for c in ratings} | {c.player for c in stats}
+            if self.gone(people, alive_since):
+                raise PlayerGone()
+            for change in ratings:
+                stored = self.ratings.get((change.after.player, pool))
+                if (stored[1] if stored else None) != change.version:
+                    raise TallyConflict()
+            self.tallies.add(game_id)
+            for change in ratings:
+                version = (change.version or 0) + 1
+                self.ratings[(change.after.player, pool)] = (change.after, version, change.name, at)
+            for change in stats:
+                row = self.stats.setdefault(
+                    change.player, {"matches": 0, "wins": 0, "forfeits": 0, "since": at}
+                )
+                row["matches"] += 1
+                row["wins"] += int(change.won)
+                row["forfeits"] += int(change.forfeited)
+                row["name"] = change.name or row.get("name")
+            return True
+
+    def player_items(self, player: str) -> Any:
+        from domino.store.ratings import PlayerItems, Stats
+
+        mine = [
+            (r, at, name) for (p, _pool), (r, _v, name, at) in self.ratings.items() if p == player
+        ]
+        row = self.stats.get(player)
+        stats = Stats(row["matches"], row["wins"], row["forfeits"]) if row else Stats()
+        times = [at for _r, at, _n in mine] + ([row["since"]] if row else [])
+        name = (row or {}).get("name") or next((n for _r, _a, n in mine if n), None)
+        known = bool(mine or row) and player not in self.deleted
+        return PlayerItems(
+            name,
+            self.deleted.get(player),
+            min(times, default=None),
+            [r for r, _a, _n in mine],
+            stats,
+            known,
+        )
+
+    def _board(self, pool: str) -> list[Any]:
+        rows = [
+            (r, name)
+            for (p, q), (r, _v, name, _at) in self.ratings.items()
+            if q == pool and not r.provisional
+        ]
+        return sorted(rows, key=lambda row: (-row[0].shown, row[0].player))
+
+    def top(self, pool: str, limit: int, after: Any) -> tuple[list[Any], Any]:
+        from domino.store.ratings import Ranked
+
+        board = self._board(pool)
+        start = 0
+        if after is not None:
+            start = next(
+                (i + 1 for i, (r, _n) in enumerate(board) if r.player == after["player"]), 0
+            )
+        page = board[start : start + limit]
+        rows = [Ranked(r.player, name, r.shown, r.games) for r, name in page]
+        more = start + limit < len(board)
+        return rows, ({"player": rows[-1].player, "rating": rows[-1].rating} if more else None)
+
+    def count_rated(self, pool: str, low: int, high: int | None, cap: int) -> int:
+        found = [
+            r for r, _n in self._board(pool) if r.shown >= low and (high is None or r.shown <= high)
+        ]
+        return min(len(found), cap)
+
+    def histogram(self, pool: str) -> dict[int, int]:
+        from domino.store.ratings import bucket_of
+
+        counts: dict[int, int] = {}
+        for r, _n in self._board(pool):
+            counts[bucket_of(r.shown)] = counts.get(bucket_of(r.shown), 0) + 1
+        return counts
+
+    def forget(self, player: str) -> int:
+        with self.lock:
+            mine = [key for key in self.ratings if key[0] == player]
+            for key in mine:
+                del self.ratings[key]
+            return len(mine)

@@ -163,6 +163,11 @@ SPANISH: dict[str, str] = {
     ),
     "One emote every {seconds} seconds.": "Un emote cada {seconds} segundos.",
     "Nothing to change: send name or mute.": "Nada que cambiar: envía name o mute.",
+    "mu must be from {min} to {max}.": "mu debe estar entre {min} y {max}.",
+    "sigma must be from {min} to {max}.": "sigma debe estar entre {min} y {max}.",
+    "player and pool are text, mu and sigma numbers, games a whole number.": (
+        "player y pool son texto, mu y sigma números, games un número entero."
+    ),
     "This account has been deleted; sign in again.": (
         "Esta cuenta se ha borrado; vuelve a iniciar sesión."
     ),

@@ -26,9 +26,12 @@ if TYPE_CHECKING:
     from domino.service.matchmaking import QuickMatch
     from domino.service.ports import Channel
     from domino.service.safety import Safety
+    from domino.service.ratings import RatingQueries
+    from domino.service.tally import MatchTally
     from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
+    from domino.store.ratings import DynamoRatings
 
 #: how long a command's answer is kept for a retry with its Idempotency-Key
 IDEMPOTENCY_SECONDS = 24 * 3600
@@ -215,8 +218,55 @@ def accounts() -> Accounts:
 
         identity = CognitoUsers(settings().cognito_user_pool_id)
     return Accounts(
-        account_store(), service().commands, device_store(), push(), identity, live=live()
+        account_store(),
+        service().commands,
+        device_store(),
+        push(),
+        identity,
+        live=live(),
+        ratings=rating_store(),
     )
+
+
+# Ratings: their modules load only in the functions that use them.
+
+
+@lru_cache(maxsize=1)
+def rating_store() -> DynamoRatings:
+    from domino.store.ratings import DynamoRatings
+
+    return DynamoRatings(table())
+
+
+@lru_cache(maxsize=1)
+def ratings() -> RatingQueries:
+    from domino.service.ratings import RatingQueries
+
+    return RatingQueries(rating_store())
+
+
+@lru_cache(maxsize=1)
+def match_tally() -> MatchTally:
+    """The stream's step when a match finishes: ratings and stats, once per game."""
+    from domino.service.tally import MatchTally
+
+    return MatchTally(rating_store())
+
+
+def path_pool(pool: str) -> str:
+    """A ``{pool}`` path parameter (``dos-jugadores:2``, or with its colon percent-encoded):
+    400 naming ``pool`` unless it is a preset and a player count it is played with."""
+    from urllib.parse import unquote
+
+    from domino.api.errors import InvalidRequest
+    from domino.engine.errors import InvalidInput
+    from domino.service.ratings import checked_pool
+
+    text = unquote(pool)
+    try:
+        return checked_pool(text)
+    except InvalidInput as err:
+        raise InvalidRequest.of([(err.template, err.params)], ["pool"]) from None
 
 
 @lru_cache(maxsize=1)

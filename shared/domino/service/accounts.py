@@ -16,7 +16,9 @@ idempotent; a second one finds less to do):
    the seat and the player forfeits; finished games stay as they are (history);
 4. each device's SNS endpoint is deleted (unless another account registered the same phone
    since: the device is theirs then);
-5. the rest of the player's items go: memberships, devices, inbox, read marker, connections;
+5. the player's ratings go, each with its count in its pool's histogram (one transaction each),
+   so they leave every leaderboard and percentile; then the rest of the player's items:
+   memberships, devices, inbox, read marker, connections, stats;
 6. last, when the token comes from the stack's own user pool, that user is deleted there
    (``IdentityProvider``); tokens of another issuer have no user here to delete.
 """
@@ -32,7 +34,13 @@ from domino.service.commands import GameCommands
 from domino.service.devices import forget
 from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
 from domino.service.live import LiveUpdates
-from domino.service.ports import AccountStore, DeviceStore, IdentityProvider, PushGateway
+from domino.service.ports import (
+    AccountStore,
+    DeviceStore,
+    IdentityProvider,
+    PushGateway,
+    RatingStore,
+)
 from domino.service.values import LEAVE, Caller, ChangeName
 from domino.store.accounts import ProfileDeleted
 
@@ -51,6 +59,7 @@ class Accounts:
         identity: IdentityProvider | None = None,
         clock: Clock = time.time,
         live: LiveUpdates | None = None,
+        ratings: RatingStore | None = None,
     ) -> None:
         self.accounts = accounts
         self.commands = commands
@@ -59,6 +68,7 @@ class Accounts:
         self.identity = identity  # None: no user pool of our own (another issuer, dev mode)
         self.live = live  # to close the player's open sockets (None: no WebSocket API)
         self.clock = clock
+        self.ratings = ratings  # the player's ratings leave the leaderboards with them
 
     def me(self, caller: Caller) -> dict[str, Any]:
         """``{"player", "name", "mute"}``: the name the player chose, else the token's (as the
@@ -108,6 +118,8 @@ class Accounts:
                 self.commands.leave(caller, game_id, LEAVE, None)
         for device in self.devices.of_player(player):
             forget(self.devices, self.push, device)  # a phone another account took stays theirs
+        if self.ratings is not None:
+            self.ratings.forget(player)
         self.accounts.erase(player)
         if self.identity is not None and caller.issuer == self.identity.issuer:
             self.identity.delete_user(caller.username or player)

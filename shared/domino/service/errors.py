@@ -46,6 +46,15 @@ class GameNotFound(DominoError):
         super().__init__(message)
 
 
+class PlayerNotFound(DominoError):
+    """No such player (``GET /players/{id}``): never seen here, or their account was deleted."""
+
+    code = "not_found"
+
+    def __init__(self, message: str = "No such player.") -> None:
+        super().__init__(message)
+
+
 class NotAPlayer(DominoError):
     """The caller has no seat they play (never had one, or left and a bot plays it)."""
 

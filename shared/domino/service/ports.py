@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domino.store.records import GameRecord
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from domino.store.connections import Ledger
     from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
-    from domino.store.ratings import Rating
+    from domino.store.ratings import PlayerItems, Ranked, Rating, RatingChange, StatsChange
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
     from domino.store.safety import Block, Report
@@ -339,3 +339,42 @@ class SafetyStore(Protocol):
     def take_emote_slot(self, player: str, game_id: str, at_ms: int, interval_ms: int) -> int:
         """0: the player may send an emote in the game now; else milliseconds to wait."""
         ...
+
+
+class RatingStore(Protocol):
+    """Ratings per (player, pool), stats, the leaderboard index and histogram
+    (store/ratings.py). ``tally`` writes a finished game's changes once (False: counted
+    before), raising ``TallyConflict`` when a rating moved since it was read and
+    ``PlayerGone`` when a player's account was deleted."""
+
+    def get(self, player: str, pool: str) -> Rating: ...
+
+    def read(self, player: str, pool: str) -> tuple[Rating | None, int | None, str | None]: ...
+
+    def put(self, rating: Rating, at: int) -> None: ...
+
+    def tallied(self, game_id: str) -> bool: ...
+
+    def gone(self, players: Sequence[str], since: int) -> set[str]: ...
+
+    def tally(
+        self,
+        game_id: str,
+        pool: str,
+        at: int,
+        ratings: Sequence[RatingChange],
+        stats: Sequence[StatsChange],
+        alive_since: int,
+    ) -> bool: ...
+
+    def player_items(self, player: str) -> PlayerItems: ...
+
+    def top(
+        self, pool: str, limit: int, after: dict[str, Any] | None
+    ) -> tuple[list[Ranked], dict[str, Any] | None]: ...
+
+    def count_rated(self, pool: str, low: int, high: int | None, cap: int) -> int: ...
+
+    def histogram(self, pool: str) -> dict[int, int]: ...
+
+    def forget(self, player: str) -> int: ...
