@@ -2,8 +2,10 @@
 
 ``POST /dev/token`` signs a dev token (``local.tokens``), ``GET /dev/clock`` is the handlers'
 clock and ``POST /dev/clock {"advance": seconds}`` moves it on, ``POST /dev/sweep`` runs every
-scheduled function at once and ``GET /dev/pushes`` lists the pushes that would have reached a
-phone. Each is ``(handler, method, body)``, answered through the request handler; any other
+scheduled function at once, ``GET /dev/pushes`` lists the pushes that would have reached a
+phone and ``POST /dev/rating {"player", "pool", "mu", "sigma", "games"?}`` sets a player's
+rating (204), through the store's own write, which keeps the leaderboard index and histogram in
+step. Each is ``(handler, method, body)``, answered through the request handler; any other
 method is 404 ``not_found`` as an unknown route is. What may reach them at all is
 ``local.guards.dev_refused``'s.
 """
@@ -11,9 +13,12 @@ method is 404 ``not_found`` as an unknown route is. What may reach them at all i
 from __future__ import annotations
 
 import json
+import math
 import sys
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from local import tokens
 from local.containers import InvocationFailed
@@ -27,6 +32,8 @@ TOKEN_PATH = "/dev/token"
 CLOCK_PATH = "/dev/clock"
 SWEEP_PATH = "/dev/sweep"
 PUSHES_PATH = "/dev/pushes"
+RATING_PATH = "/dev/rating"
+RATING_FIELDS = ("player", "pool", "mu", "sigma")
 MAX_CLOCK_ADVANCE = 10 * 365 * 24 * 3600
 
 
@@ -111,10 +118,81 @@ def token(handler: RequestHandler, method: str, body: bytes) -> None:
     )
 
 
+@lru_cache(maxsize=1)
+def _ratings(table_name: str) -> Any:
+    from domino.service.ratings import RatingQueries
+    from domino.store.ratings import DynamoRatings
+    from domino.store.table import Table
+
+    return RatingQueries(DynamoRatings(Table(table_name)))  # AWS_ENDPOINT_URL_DYNAMODB: local
+
+
+def rating(handler: RequestHandler, method: str, body: bytes) -> None:
+    """``POST /dev/rating {"player", "pool", "mu", "sigma", "games"?}``: 204, the player's
+    rating in the pool set outright (``games`` left out: the stored count, at least 10)."""
+    table = handler.server.template.table_names().get("GameTable")
+    if method != "POST" or table is None:
+        handler.no_route(method, RATING_PATH)
+        return
+    try:
+        request = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        handler.fail(400, "invalid_request", "The body is not valid JSON.")
+        return
+    if not isinstance(request, dict):
+        handler.fail(400, "invalid_request", "The body must be a JSON object.")
+        return
+    wrong = [name for name in RATING_FIELDS if name not in request]
+    wrong += [name for name in request if name not in (*RATING_FIELDS, "games")]
+    for name in ("player", "pool"):
+        if name in request and not isinstance(request[name], str):
+            wrong.append(name)
+    for name in ("mu", "sigma"):
+        value = request.get(name)
+        if name in request and (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not math.isfinite(value)
+        ):
+            wrong.append(name)
+    games = request.get("games")
+    if games is not None and (
+        not isinstance(games, int) or isinstance(games, bool) or not 0 <= games <= 1_000_000
+    ):
+        wrong.append("games")
+    if wrong:
+        handler.fail(
+            400,
+            "invalid_request",
+            "player and pool are text, mu and sigma numbers, games a whole number.",
+            fields=sorted(set(wrong)),
+        )
+        return
+    from domino.engine.errors import InvalidInput
+
+    try:
+        _ratings(table).set_rating(
+            request["player"],
+            request["pool"],
+            float(request["mu"]),
+            float(request["sigma"]),
+            games,
+            int(time.time()),
+        )
+    except InvalidInput as err:
+        first = err.template.split(" ", 1)[0]  # "mu must be...", "sigma must be..."
+        pool = "pool" in err.template or "played by" in err.template
+        field = first if first in ("mu", "sigma") else "pool" if pool else "player"
+        handler.fail(400, "invalid_request", err.template, **err.params, fields=[field])
+        return
+    handler.send(204, b"")
+
+
 #: each dev route by its path
 ROUTES: dict[str, Callable[[RequestHandler, str, bytes], None]] = {
     TOKEN_PATH: token,
     CLOCK_PATH: clock,
     SWEEP_PATH: sweep,
     PUSHES_PATH: pushes,
+    RATING_PATH: rating,
 }

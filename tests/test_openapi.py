@@ -53,6 +53,7 @@ DEV_ROUTES = {
     ("POST", "/dev/clock"),
     ("POST", "/dev/sweep"),
     ("GET", "/dev/pushes"),
+    ("POST", "/dev/rating"),
 }
 AT = 1_767_225_600  # 2026-01-01T00:00:00Z
 
@@ -681,3 +682,26 @@ def test_notifications_fit_the_schema() -> None:
     assert all(NOTE_ID.fullmatch(v["id"]) for v in views)
     kind = spec()["components"]["schemas"]["InboxNotification"]["properties"]["type"]
     assert resolve(kind["$ref"])["enum"] == list(NOTICE_TYPES)
+
+
+def test_ratings_answers_fit_the_schemas() -> None:
+    """GET /players/{id}, GET /leaderboards/{pool} (two pages) and /me, as the service builds
+    them (on the in-memory store), fit their schemas."""
+    from domino.service.ratings import RatingQueries
+    from domino.store.ratings import Rating, StatsChange
+
+    from tests.unit.memory_store import MemoryRatings
+
+    store = MemoryRatings()
+    queries = RatingQueries(store)
+    pool = "dos-jugadores:2"
+    for i, (mu, games) in enumerate([(30.0, 12), (28.0, 40), (28.0, 11), (26.0, 3)]):
+        store.put(Rating(f"p{i}", pool, mu, 2.0, games), AT)
+    store.tally("g1", pool, AT, [], [StatsChange("p0", True, False, "Ana")], 0)
+    check(queries.player("p0"), schema("PlayerProfile"))
+    first = queries.leaderboard(pool, 2, None)
+    check(first, schema("Leaderboard"))
+    assert first["next"] is not None
+    check(queries.leaderboard(pool, 2, first["next"]), schema("Leaderboard"))
+    for player in ("p1", "p3", "nobody"):
+        check(queries.mine(player, pool), schema("MyRank"))

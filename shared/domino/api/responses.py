@@ -54,6 +54,11 @@ def respond_page(app: APIGatewayHttpResolver, page: Page, key: str, **more: Any)
     return respond(Reply(200, body, {"ETag": digest_tag(body), "Vary": "Authorization"}), app)
 
 
+def respond_digest(app: APIGatewayHttpResolver, body: dict[str, Any]) -> Response[Any]:
+    """An answer whose ETag is a digest of its body (a leaderboard, a player's profile)."""
+    return respond(Reply(200, body, {"ETag": digest_tag(body), "Vary": "Authorization"}), app)
+
+
 def digest_tag(body: dict[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
     return f'W/"{digest}"'
