@@ -250,8 +250,15 @@ def test_an_unknown_or_overlong_player(runtime: Runtime) -> None:
         404,
         "not_found",
     )
-    # a player who only holds a token is not known until they play or set a name
-    assert runtime.request("GET", f"/players/{unique('caller')}", token=token)[0] == 404
+    # a player who only holds a token is not known until they take a seat or set a name
+    seated = unique("seated")
+    assert runtime.request("GET", f"/players/{seated}", token=token)[0] == 404
+    body = {"preset": "dos-jugadores", "players": 2}
+    assert runtime.request("POST", "/games", body, token=runtime.token(seated, "Sea"))[0] == 201
+    status, _, profile = runtime.request("GET", f"/players/{seated}", token=token)
+    assert status == 200, profile
+    assert profile["stats"] == {"matches": 0, "wins": 0, "forfeits": 0}
+    assert profile["ratings"] == [] and profile["since"]
     # an id no player can have (over 255 characters) is no player either
     assert runtime.request("GET", "/players/" + "x" * 300, token=token)[0] == 404
 

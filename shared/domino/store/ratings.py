@@ -437,10 +437,32 @@ class DynamoRatings:
         # a tombstone hides what its account left, unless the person played again since
         played = bool(ratings) or stats.matches > 0
         known = profile_alive or (played and (deleted is None or latest > int(deleted)))
+        if not known and deleted is None:
+            # no profile, rating or match yet: anything else of theirs (a seat in a game, a
+            # device) makes them someone this service has met; its earliest `joined` is since
+            joined = self._first_joined(player)
+            known = joined is not None
+            times.append(joined or 0)
         since = min((t for t in times if t), default=None)
         if deleted is not None and not profile_alive:
             deleted = int(deleted)
         return PlayerItems(chosen or seat_name, deleted, since, ratings, stats, known)
+
+    def _first_joined(self, player: str) -> int | None:
+        """When the player took their first seat still stored (0: some other item of theirs;
+        None: their partition is empty)."""
+        response = self.table.call(
+            self.table.client.query,
+            TableName=self.table.name,
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues=to_attributes({":pk": player_key(player)}),
+            ProjectionExpression="sk, joined",
+            Limit=25,
+        )
+        items = [from_attributes(raw) for raw in response.get("Items", [])]
+        if not items:
+            return None
+        return min((int(i["joined"]) for i in items if i.get("joined")), default=0)
 
     def top(
         self, pool: str, limit: int, after: dict[str, Any] | None
