@@ -56,7 +56,15 @@ CHECKS = [
 #: turns and tokens: the clock's POST is fuzzed by tests/e2e/test_hostile_input.py instead
 SKIPPED = {"advanceDevClock"}
 #: operations whose every example may be slow (the sweeper scans every game): fewer examples
-FEWER = {"runDevSweep": 10}
+FEWER = {
+    "runDevSweep": 10,
+    # reads of one pool or player: their inputs are a path parameter and a page (the e2e
+    # ratings tests take every error case); fewer examples keep the run inside its timeout
+    "getPlayer": 15,
+    "getLeaderboard": 20,
+    "getMyRank": 15,
+    "updateDevRating": 15,
+}
 _players = itertools.count()
 
 
