@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from domino.service.live import LiveUpdates
     from domino.service.matchmaking import QuickMatch
     from domino.service.ports import Channel
-    from domino.service.safety import Safety
     from domino.service.ratings import RatingQueries
+    from domino.service.safety import Safety
     from domino.service.tally import MatchTally
     from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections

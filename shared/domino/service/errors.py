@@ -47,7 +47,8 @@ class GameNotFound(DominoError):
 
 
 class PlayerNotFound(DominoError):
-    """No such player (``GET /players/{id}``): never seen here, or their account was deleted."""
+    """No such player (``GET /players/{id}``, reports): never seen here (``Safety.known``), or
+    their account was deleted."""
 
     code = "not_found"
 
@@ -172,16 +173,6 @@ class AlreadyMatched(DominoError):
     def __init__(self, game: str | None) -> None:
         super().__init__("This ticket has been matched into a game.")
         self.beside = {"game": game}
-
-
-class PlayerNotFound(DominoError):
-    """No such player: an id no account has used (``Safety.known`` says what that means), or a
-    deleted account."""
-
-    code = "not_found"
-
-    def __init__(self, message: str = "No such player.") -> None:
-        super().__init__(message)
 
 
 class Blocked(DominoError):
