@@ -73,6 +73,29 @@ def led_game(harness: Harness, game: str, **options: Any) -> None:
     send(harness, "bob", "POST", f"/games/{game}/play", {"tile": "6-6"})
 
 
+def invited_game(harness: Harness, game: str) -> None:
+    """alice created a two-player game with its second seat reserved for bob."""
+    waiting_game(harness, game, invite=["bob"])
+
+
+def finished_game(harness: Harness, game: str) -> None:
+    """alice and bob played a one-hand match to its end."""
+    dealt_game(harness, game, rules={"match": "single"})
+    for _ in range(200):
+        view = send(harness, "alice", "GET", f"/games/{game}")
+        if view["status"] != "playing":
+            return
+        player = ("alice", "bob")[view["turn"]]
+        you = send(harness, player, "GET", f"/games/{game}")["you"]
+        if you["legal"]:
+            tile, end = you["legal"][0]["tile"], you["legal"][0]["end"]
+            send(harness, player, "POST", f"/games/{game}/play", {"tile": tile, "end": end})
+        else:
+            action = "draw" if you["can_draw"] else "pass"
+            send(harness, player, "POST", f"/games/{game}/{action}", {})
+    raise AssertionError("the match does not end")
+
+
 def notified(harness: Harness, _game: str) -> None:
     """alice's inbox holds what events/notify.json tells her: bob joined her game."""
     function = harness.template.resources["NotifyFunction"]["Properties"]
@@ -108,6 +131,8 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "account.json": account_in_use,  # trent deletes his account
     "gestures.json": dealt_game,  # alice sends good_game to the table
     "safety.report.json": reported_player,  # bob reports alice's name
+    "decline.json": invited_game,  # bob declines
+    "rematch.json": finished_game,  # alice asks for a rematch
 }
 
 

@@ -2,7 +2,8 @@
 
 A write that ends a hand marks the item with ``archive`` (the hand number); the event source's
 filter delivers those records, the write that finishes a game (its players' memberships are
-filed among their finished games, which "my games" pages through) and the removal of game
+filed among their finished games, which "my games" pages through, and each pair of its people
+met once more: ``GET /me/opponents``) and the removal of game
 items, nothing else. The item keeps the
 marked hand as its previous one until the next hand ends, so the copy is in place long before
 the item lets the hand go, and the play that ended it stayed one write. When a game item is
@@ -26,6 +27,8 @@ def on_change(record: DynamoDBRecord) -> None:
         count("hands_archived")
     if service().archive.file_finished(image):
         count("games_filed")
+    if service().archive.record_opponents(change.get("OldImage"), image):
+        count("opponents_recorded")
 
 
 handler = stream_consumer(on_change)

@@ -1,4 +1,5 @@
-"""GET /games?status=waiting (open public games) and GET /me/games (the caller's games)."""
+"""GET /games?status=waiting (open public games), GET /me/games (the caller's games) and
+GET /me/opponents (the people the caller met in finished matches)."""
 
 from typing import Annotated, Any, Literal
 
@@ -39,6 +40,12 @@ def my_games(
     since = utc_second(updated_after, "updated_after") if updated_after is not None else None
     page = service().queries.my_games(who, status, turn == "mine", limit, cursor, since)
     return respond_page(app, page, "games")
+
+
+@app.get("/me/opponents")
+def my_opponents(limit: Limit = 20, cursor: Cursor = None) -> Response[Any]:
+    page = service().queries.opponents_of(caller(app), limit, cursor)
+    return respond_page(app, page, "opponents")
 
 
 handler = lambda_handler(app)

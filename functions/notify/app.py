@@ -4,8 +4,9 @@ the turn's timer when the change gave the game a new reminder or deadline (the t
 and when the change finished a match, counts its ratings and stats once (service/tally.py).
 
 The event source's filter delivers game items' creations and modifications (a creation
-notifies only when quick match made the game, and may have a turn to time) and quick match
-tickets' modifications (an expiry). Records are handled in order, one by one; a failed record
+notifies when quick match made the game, or when it reserves seats for invitees, and may have a
+turn to time) and quick match tickets' modifications (an expiry). Records are handled in order,
+one by one; a failed record
 is reported (partial batch failure) and the stream retries from it, so a game's notifications
 keep their version order.
 """

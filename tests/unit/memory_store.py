@@ -18,7 +18,7 @@ from domino.store.devices import Device, Owner
 from domino.store.errors import AlreadyMember, VersionConflict
 from domino.store.inbox import Note
 from domino.store.listings import player_page
-from domino.store.records import GameRecord, from_item, to_item
+from domino.store.records import GameRecord, from_item, iso, to_item
 
 
 class MemoryGameStore:
@@ -47,9 +47,28 @@ class MemoryGameStore:
             assert record.id not in self.items
             self.items[record.id] = to_item(record)
             self.stream.append((None, self.items[record.id]))
-            creator = record.seats[0].player
+            creator = record.host
             assert creator is not None
-            self.members.setdefault(creator, set()).add(record.id)
+            for player in [creator] + [p.player for p in record.seats if p.player and p.invited]:
+                self.members.setdefault(player, set()).add(record.id)
+
+    def create_rematch(
+        self,
+        record: GameRecord,
+        finished: GameRecord,
+        expected: int,
+        *,
+        token_issued: int | None = None,
+    ) -> None:
+        if self.before_save is not None:
+            self.before_save(finished, expected)
+        with self.lock:
+            current = self._record(finished.id)
+            if current is None or current.version != expected or current.rematch is not None:
+                raise VersionConflict(current)
+            self.stream.append((self.items[finished.id], to_item(finished)))
+            self.items[finished.id] = self.stream[-1][1]
+        self.create(record, token_issued=token_issued)
 
     def save(
         self,
@@ -59,6 +78,7 @@ class MemoryGameStore:
         join: str | None = None,
         unjoin: str | None = None,
         token_issued: int | None = None,
+        invited: bool = False,
     ) -> None:
         if self.before_save is not None:
             self.before_save(record, expected)
@@ -66,7 +86,8 @@ class MemoryGameStore:
             current = self._record(record.id)
             if current is None or current.version != expected:
                 raise VersionConflict(current)
-            if join is not None and record.id in self.members.get(join, set()):
+            member = record.id in self.members.get(join or "", set())
+            if join is not None and member and not invited:
                 raise AlreadyMember()
             self.stream.append((self.items[record.id], to_item(record)))
             self.items[record.id] = self.stream[-1][1]
@@ -205,6 +226,53 @@ class MemoryGameStore:
             records = [self._record(g) for g in self.members.get(player, set())]
         found = [r for r in records if r is not None]
         return player_page(found, player, status, turn_mine, limit, cursor, updated_after)
+
+
+class MemoryOpponents:
+    """An in-memory ``OpponentStore``: rows by (player, opponent), games counted by player."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], dict[str, Any]] = {}
+        self.counted: set[tuple[str, str]] = set()
+        self.lock = threading.Lock()
+
+    def record_match(self, game_id: str, people: list[tuple[str, str]], finished_at: int) -> int:
+        written = 0
+        with self.lock:
+            for player, _ in people:
+                if (game_id, player) in self.counted:
+                    continue
+                self.counted.add((game_id, player))
+                written += 1
+                for opponent, name in people:
+                    if opponent == player:
+                        continue
+                    row = self.rows.get((player, opponent))
+                    matches = row["matches"] + 1 if row else 1
+                    if row and row["at"] > finished_at:
+                        self.rows[(player, opponent)] = {**row, "matches": matches}
+                    else:
+                        self.rows[(player, opponent)] = {
+                            "name": name,
+                            "matches": matches,
+                            "at": finished_at,
+                        }
+        return written
+
+    def page(
+        self, player: str, limit: int, cursor: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        with self.lock:
+            rows = sorted(
+                ((r["at"], o, r) for (p, o), r in self.rows.items() if p == player), reverse=True
+            )
+        start = int(cursor) if cursor else 0
+        page = rows[start : start + limit]
+        following = str(start + limit) if len(rows) > start + limit else None
+        return [
+            {"player": o, "name": r["name"], "matches": r["matches"], "last_played": iso(r["at"])}
+            for _, o, r in page
+        ], following
 
 
 class MemoryInbox:

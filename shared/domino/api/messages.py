@@ -176,6 +176,16 @@ SPANISH: dict[str, str] = {
     "You have no seat in this game.": "No tienes asiento en esta partida.",
     "Seat {seat} is taken.": "El asiento {seat} está ocupado.",
     "Every seat is taken.": "Todos los asientos están ocupados.",
+    "Every free seat is reserved for an invited player.": (
+        "Todos los asientos libres están reservados para invitados."
+    ),
+    "You have no invitation to this game.": "No tienes invitación a esta partida.",
+    "The match is not over yet.": "La partida aún no ha terminado.",
+    "You cannot invite yourself.": "No puedes invitarte a ti mismo.",
+    "Each player can be invited once.": "Cada jugador solo puede invitarse una vez.",
+    "This game has seats for at most {max} invited players.": (
+        "Esta partida tiene asientos para {max} invitados como mucho."
+    ),
     "The game has already been dealt.": "La partida ya se ha repartido.",
     "The game has not started yet.": "La partida aún no ha empezado.",
     "The game is over.": "La partida ha terminado.",

@@ -35,6 +35,7 @@ from domino.limits import (
     MAX_LOCALE,
     MAX_NAME,
     MAX_NOTE,
+    MAX_PLAYER_ID,
     display_name,
     hidden,
 )
@@ -263,6 +264,7 @@ class CreateGame(Request[NewGame]):
     private: bool
     deal: Deal | None
     seed: int | None
+    invite: list[str] | None
     FIELDS = {
         "preset": (text(1, 40), _REQUIRED),
         "players": (whole(2, 10), _REQUIRED),
@@ -275,6 +277,12 @@ class CreateGame(Request[NewGame]):
         "private": (cs.bool_schema(strict=True), False),
         "deal": (optional(Deal.schema()), None),
         "seed": (optional(whole(0, 2**63 - 1)), None),
+        # the people whose seats are reserved (the service checks the count, the creator and
+        # repeats against the game)
+        "invite": (
+            optional(cs.list_schema(text(1, MAX_PLAYER_ID), max_length=9)),
+            None,
+        ),
     }
 
 

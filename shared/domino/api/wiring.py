@@ -12,6 +12,7 @@ from domino.service.clock import Clock
 from domino.service.facade import GameService
 from domino.store.accounts import DynamoAccounts
 from domino.store.dynamo import DynamoGameStore
+from domino.store.opponents import DynamoOpponents
 from domino.store.replies import DynamoReplies
 from domino.store.table import Table
 
@@ -57,6 +58,7 @@ def service() -> GameService:
         accounts=account_store(),
         replies=replies,
         bot_budget_ms=config.bot_budget_ms,
+        opponents=DynamoOpponents(table()),
     )
 
 

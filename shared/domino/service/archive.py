@@ -1,18 +1,19 @@
 """The table stream's use cases: keep finished hands, file finished games among their players'
-finished ones, and clean up after an expired game."""
+finished ones, count who met whom, and clean up after an expired game."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domino.engine import decode
-from domino.service.ports import GameStore
+from domino.service.ports import GameStore, OpponentStore
 from domino.store.records import Item, game_id_of, record_from_image
 
 
 class HandArchive:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, opponents: OpponentStore | None = None) -> None:
         self.store = store
+        self.opponents = opponents
 
     def archive_hand(self, image: Item) -> bool:
         """Copy the hand a write marked (``archive``) from the item's image to its own item.
@@ -50,3 +51,24 @@ class HandArchive:
         players = sorted({s.player for s in record.seats if s.player})
         self.store.file_finished(record.id, players, record.updated_at)
         return True
+
+    def record_opponents(self, old_image: Item | None, image: Item) -> bool:
+        """A match finished: each of its people met each other one more time
+        (``GET /me/opponents``). Counted once per game however often the stream delivers it
+        (``OpponentStore.record_match`` keys the count by the game); a later write of the
+        finished game (naming its rematch) counts nothing."""
+        record = record_from_image(image)
+        if self.opponents is None or record is None or record.status != "finished":
+            return False
+        if record.state is None:
+            return False  # abandoned before the deal: nobody played anybody
+        old = record_from_image(old_image) if old_image else None
+        if old is not None and old.status == "finished":
+            return False
+        people: dict[str, str] = {}
+        for seat in record.seats:
+            if seat.player and not seat.invited:
+                people.setdefault(seat.player, seat.name or seat.player)
+        if len(people) < 2:
+            return False
+        return self.opponents.record_match(record.id, list(people.items()), record.updated_at) > 0

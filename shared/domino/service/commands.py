@@ -33,6 +33,7 @@ from domino.service.errors import (
     SeatTaken,
     TurnTimedOut,
 )
+from domino.service.invitations import check_invites, refuse_blocked
 from domino.service.loaded import Game, load_game, new_game
 from domino.service.ports import AccountStore, GameStore, ReplyStore
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
@@ -73,12 +74,14 @@ class GameCommands:
             raise DevOnly("deal and seed exist only in dev mode.")
         players = command.players
         overrides = dict(command.rules or {})
-        rules = resolve_rules(command.preset, players, overrides or None)
+        resolve_rules(command.preset, players, overrides or None)  # 400 for impossible rules
         if command.bots >= players:
             raise InvalidInput("bots must leave at least one seat for a person.")
+        invited = check_invites(caller.player, command.invite or [], players - 1 - command.bots)
         at = int(self.writes.clock())
         seats = [Seat(caller.player, name)]
-        seats += [Seat(None, None) for _ in range(players - 1 - command.bots)]
+        seats += [Seat(p, self._name_of_player(p), invited=True) for p in invited]
+        seats += [Seat(None, None) for _ in range(players - 1 - command.bots - len(invited))]
         seats += [Seat(None, f"Bot {i + 1}", command.bot_level) for i in range(command.bots)]
         config: dict[str, Any] = {
             "rules": overrides or None,
@@ -89,15 +92,10 @@ class GameCommands:
         }
         if command.seed is not None:
             config["seed"] = command.seed
+        if invited:
+            refuse_blocked(caller.player, invited)  # 403 blocked, once blocks exist
         game = new_game(command.preset, config, seats, at)
-        record = game.record
-        if all(s.player or s.bot for s in seats):
-            deal(game, command.deal, at)  # the creation fills the last seat
-            # bots on turn before the creator move now (no hand ends)
-            run_bots(game, at, self.writes.bot_budget_ms)
-        elif command.deal is not None:
-            _check_deal_only(rules, command.deal)
-            record.config["deal"] = command.deal
+        self.start_if_full(game, command.deal, at)
         finish(game, None, 0, at, caller.player)  # version 1, the state, turn and deadline
         try:
             # the write checks the tombstone again: DELETE /me may have begun since name_of
@@ -105,6 +103,22 @@ class GameCommands:
         except AccountGone:
             raise AccountDeleted() from None
         return game.seen_by(caller.player)
+
+    def start_if_full(self, game: Game, fixed: dict[str, Any] | None, at: int) -> None:
+        """A new game: deal when its creation took the last seat (every other a bot), else
+        keep a dev deal for the last join."""
+        if all(s.taken for s in game.record.seats):
+            deal(game, fixed, at)  # the creation fills the last seat
+            # bots on turn before the creator move now (no hand ends)
+            run_bots(game, at, self.writes.bot_budget_ms)
+        elif fixed is not None:
+            _check_deal_only(game.rules, fixed)
+            game.record.config["deal"] = fixed
+
+    def _name_of_player(self, player: str) -> str:
+        """An invitee's name on their reserved seat: the one they chose, else their id."""
+        profile = self.accounts.profile(player) if self.accounts is not None else None
+        return (profile.name if profile is not None else None) or player
 
     def join(
         self,
@@ -128,19 +142,27 @@ class GameCommands:
                 raise AlreadyJoined()
             if record.status != "waiting":
                 raise GameFull("The game has already been dealt.")
-            free = [i for i, s in enumerate(record.seats) if s.player is None and s.bot is None]
-            if wanted is not None:
+            free = [i for i, s in enumerate(record.seats) if s.free]
+            reserved = record.invited_seat(caller.player)  # the invitee's own seat
+            if reserved is not None and wanted in (None, reserved):
+                seat = reserved
+            elif wanted is not None:
                 if wanted not in free:
                     raise SeatTaken("Seat {seat} is taken.", seat=wanted)
                 seat = wanted
             elif free:
                 seat = free[0]
+            elif any(s.invited for s in record.seats):
+                raise GameFull("Every free seat is reserved for an invited player.")
             else:
                 raise GameFull("Every seat is taken.")
+            if reserved is not None and reserved != seat:
+                record.seats[reserved] = Seat(None, None)  # an invitee who chose another seat
             record.seats[seat] = Seat(caller.player, name)
-            if all(s.player or s.bot for s in record.seats):
+            if all(s.taken for s in record.seats):
                 deal(game, record.config.pop("deal", None), at)
-            return Effect(join=caller.player)
+            # an invitee's membership was written with the invitation
+            return Effect(join=caller.player, invited=reserved is not None)
 
         return self.writes.write(caller, game, expected_version, take_seat, keyed=keyed)
 
@@ -191,7 +213,7 @@ class GameCommands:
                 raise GameNotInProgress("The game is over.")
             if record.status == "waiting":
                 record.seats[seat] = Seat(None, None)
-                if not any(s.player for s in record.seats):
+                if not any(s.taken and s.bot is None for s in record.seats):
                     record.status = "finished"  # the last person left: abandoned
                 return Effect(unjoin=caller.player)
             assert game.match is not None

@@ -27,9 +27,12 @@ __all__ = [
     "GameNotInProgress",
     "IdempotencyKeyReused",
     "InvalidInput",
+    "InvalidInvite",
+    "MatchNotOver",
     "NotAPlayer",
     "NotFound",
     "PlayerNotFound",
+    "NotInvited",
     "RequestInProgress",
     "SeatTaken",
     "Throttled",
@@ -60,6 +63,34 @@ class NotAPlayer(DominoError):
     """The caller has no seat they play (never had one, or left and a bot plays it)."""
 
     code = "not_a_player"
+
+
+class NotInvited(DominoError):
+    """Declining a seat that was not reserved for the caller (or that they joined already)."""
+
+    code = "not_invited"
+
+    def __init__(self, message: str = "You have no invitation to this game.") -> None:
+        super().__init__(message)
+
+
+class MatchNotOver(DominoError):
+    """A rematch asked of a match that is still being played."""
+
+    code = "match_not_over"
+
+    def __init__(self, message: str = "The match is not over yet.") -> None:
+        super().__init__(message)
+
+
+class InvalidInvite(InvalidInput):
+    """An ``invite`` list the game cannot take (400 naming ``invite``): the creator, a player
+    twice, or more people than the game has seats for."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message, **params)
+        self.fields = ["invite"]
+        self.params["fields"] = ["invite"]
 
 
 class AlreadyJoined(DominoError):

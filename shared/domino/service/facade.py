@@ -8,12 +8,14 @@ from domino.service.archive import HandArchive
 from domino.service.clock import Clock, system_clock
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
-from domino.service.ports import AccountStore, GameStore, ReplyStore
+from domino.service.invitations import Invitations
+from domino.service.ports import AccountStore, GameStore, OpponentStore, ReplyStore
 from domino.service.queries import GameQueries
 
 
 class GameService:
-    """Every use case on one store: ``commands``, ``queries``, ``archive`` and ``sweeper``."""
+    """Every use case on one store: ``commands``, ``invitations``, ``queries``, ``archive``
+    and ``sweeper``."""
 
     def __init__(
         self,
@@ -24,6 +26,7 @@ class GameService:
         accounts: AccountStore | None = None,
         replies: ReplyStore | None = None,
         bot_budget_ms: float = DEFAULT_BUDGET_MS,
+        opponents: OpponentStore | None = None,
     ) -> None:
         self.store = store
         self.commands = GameCommands(
@@ -34,6 +37,7 @@ class GameService:
             replies=replies,
             bot_budget_ms=bot_budget_ms,
         )
-        self.queries = GameQueries(store)
-        self.archive = HandArchive(store)
+        self.invitations = Invitations(self.commands)
+        self.queries = GameQueries(store, opponents)
+        self.archive = HandArchive(store, opponents)
         self.sweeper = Sweeper(store, clock, bot_budget_ms)

@@ -7,7 +7,9 @@ to the seated players when the deal is made; ``your_turn`` to the person whose t
 ``reminder`` to the player on turn when the sweeper marks the game at 80 % of their time;
 ``match_found`` to every person of a game quick match made (and ``your_turn`` to the one on
 turn), from the game's creation; ``match_expired`` to a ticket's holder when it expires; ``nudge``
-to the player on turn when a seated player marks the game (``POST /games/{id}/nudge``). Nobody is
+to the player on turn when a seated player marks the game (``POST /games/{id}/nudge``);
+``invited`` to each invitee of a new game (``rematch`` instead when the new game is the rematch of
+a finished one), ``invite_declined`` to the game's host when an invitee declines. Nobody is
 told of what they did themselves (the answer to their request told them). A seated player is a
 person playing a seat: one who left during play (a bot plays for them) hears nothing more.
 
@@ -33,6 +35,9 @@ NoticeType = Literal[
     "match_found",
     "match_expired",
     "nudge",
+    "invited",
+    "invite_declined",
+    "rematch",
 ]
 NOTICE_TYPES: tuple[NoticeType, ...] = get_args(NoticeType)
 #: every notification type the contract names (docs/api.md, "Notifications" and "Strangers and
@@ -58,7 +63,38 @@ class Notice(NamedTuple):
 
 def seated(record: GameRecord) -> list[str]:
     """The people playing a seat, in seat order."""
-    return [s.player for s in record.seats if s.player is not None and s.bot is None]
+    return [
+        s.player for s in record.seats if s.player is not None and s.bot is None and not s.invited
+    ]
+
+
+def _name_of(record: GameRecord, player: str | None) -> str | None:
+    return next((s.name for s in record.seats if s.player == player), None)
+
+
+def created(new: GameRecord) -> list[Notice]:
+    """A creation tells each invitee of their reserved seat: ``invited``, or ``rematch`` for
+    the next match of a finished one (the players who did not ask for it yet)."""
+    kind: NoticeType = "rematch" if new.config.get("rematch_of") else "invited"
+    host = new.host
+    detail = _name_of(new, host)
+    return [
+        Notice(s.player, kind, new.id, new.version, new.updated_at, new.preset, detail)
+        for s in new.seats
+        if s.player is not None and s.invited and s.player != host
+    ]
+
+
+def declined(old: GameRecord, new: GameRecord) -> list[str]:
+    """The names of the invitees whose reserved seat the change freed by their own decline."""
+    names = []
+    for index, seat in enumerate(old.seats):
+        if not seat.invited or seat.player is None or index >= new.players:
+            continue
+        gone = new.invited_seat(seat.player) is None and new.seat_of(seat.player) is None
+        if new.seats[index].free and seat.player == new.actor and gone:
+            names.append(seat.name or seat.player)
+    return names
 
 
 def _hand_number(record: GameRecord) -> int:
@@ -66,10 +102,10 @@ def _hand_number(record: GameRecord) -> int:
 
 
 def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
-    """The notifications the change from ``old`` to ``new`` sends (none for a creation: only the
-    creator is there, and they made it)."""
-    if old is None:  # a creation: only its creator is there, and they made it
-        return _matched(new) if new.config.get("matched") else []
+    """The notifications the change from ``old`` to ``new`` sends (for a creation: quick
+    match's ``match_found``, or the invitations; the creator made it)."""
+    if old is None:
+        return _matched(new) if new.config.get("matched") else created(new)
     if new.version == old.version:  # no change of the game: the reminder or a nudge mark
         if new.turn_player is None or new.status != "playing":
             return []
@@ -95,6 +131,9 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     for joined in (p for p in now if p not in before):
         name = next(s.name for s in new.seats if s.player == joined)
         found += [notice(p, "player_joined", name) for p in others if p != joined]
+    host = new.host
+    if host is not None and host != actor and new.seat_of(host) is not None:
+        found += [notice(host, "invite_declined", name) for name in declined(old, new)]
     if old.status == "waiting" and new.status == "playing":
         found += [notice(p, "game_started") for p in others]
     if new.cause == "timeout" and actor is not None:

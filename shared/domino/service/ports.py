@@ -44,7 +44,19 @@ class GameStore(Protocol):
         join: str | None = None,
         unjoin: str | None = None,
         token_issued: int | None = None,
-    ) -> None: ...
+        invited: bool = False,
+    ) -> None:
+        """``invited``: ``join`` takes a seat reserved for them, whose membership the
+        invitation wrote (it is written again, not refused as already there)."""
+        ...
+
+    def create_rematch(
+        self, record: GameRecord, finished: GameRecord, expected: int, *, token_issued: int | None
+    ) -> None:
+        """Create ``record``, the rematch of ``finished``, and save ``finished`` (naming it in
+        ``rematch``) at once, only while ``finished`` is still at ``expected`` and names no
+        rematch (``VersionConflict`` holding it otherwise)."""
+        ...
 
     def archive_moves(
         self, game_id: str, hand_number: int, moves: list[dict[str, Any]]
@@ -116,6 +128,23 @@ class TicketStore(Protocol):
     def end(self, ticket: Ticket, status: str, at: int) -> None: ...
 
     def match(self, tickets: list[Ticket], record: GameRecord, at: int) -> None: ...
+
+
+class OpponentStore(Protocol):
+    """Who met whom in finished matches (``domino.store.opponents.DynamoOpponents``)."""
+
+    def record_match(self, game_id: str, people: list[tuple[str, str]], finished_at: int) -> int:
+        """Count the finished game ``game_id`` once for each pair of its ``people`` (player,
+        name at the table), however often it is delivered; returns how many players' rows it
+        wrote (0: counted before)."""
+        ...
+
+    def page(
+        self, player: str, limit: int, cursor: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The people ``player`` met, most recently first (``player``, ``name``,
+        ``matches``, ``last_played``), and the next page's cursor."""
+        ...
 
 
 class TimerQueue(Protocol):

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from domino.service.errors import Unavailable
 from domino.service.loaded import Game, load_game
-from domino.service.ports import GameStore
+from domino.service.ports import GameStore, OpponentStore
 from domino.service.values import Caller, GameSeen, Page
 from domino.service.views import move_list, summary
 
@@ -28,8 +28,9 @@ ARCHIVE_WAITS = (0.1, 0.2, 0.3, 0.4)
 
 
 class GameQueries:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, opponents: OpponentStore | None = None) -> None:
         self.store = store
+        self.opponents = opponents  # None: nobody's opponents are kept (tests of other things)
 
     def load(self, game_id: str) -> Game:
         """The game; ``GameNotFound`` (404) for an id that is no game's."""
@@ -96,3 +97,10 @@ class GameQueries:
             updated_after=updated_after,
         )
         return Page([summary(r, Game(r).turn, caller.player) for r in records], following)
+
+    def opponents_of(self, caller: Caller, limit: int, cursor: str | None) -> Page:
+        """The people the caller met in finished matches, most recently first."""
+        if self.opponents is None:
+            return Page([], None)
+        rows, following = self.opponents.page(caller.player, limit, cursor)
+        return Page(rows, following)

@@ -1,7 +1,8 @@
 """What a notification says, in Spanish (the default) and English.
 
 A text names the game by its preset's name and, for ``player_joined`` and ``nudge``, the joiner's
-or the nudger's display name;
+or the nudger's display name (the host's for ``invited`` and ``rematch``, the invitee's for
+``invite_declined``);
 never a tile (docs/api.md: nothing hidden leaves the server, and no text needs a tile).
 """
 
@@ -54,6 +55,18 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     "match_expired": {
         "es": ("Búsqueda terminada", "No encontramos rivales para {game} en 24 horas."),
         "en": ("Search ended", "No match for {game} was found in 24 hours."),
+    },
+    "invited": {
+        "es": ("Te han invitado", "{name} te invita a una partida de {game}."),
+        "en": ("You are invited", "{name} invites you to a {game} game."),
+    },
+    "invite_declined": {
+        "es": ("Invitación rechazada", "{name} no jugará tu partida de {game}."),
+        "en": ("Invitation declined", "{name} declined your {game} game."),
+    },
+    "rematch": {
+        "es": ("Revancha", "{name} quiere la revancha de vuestra partida de {game}."),
+        "en": ("Rematch", "{name} wants a rematch of your {game} game."),
     },
 }
 

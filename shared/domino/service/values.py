@@ -47,6 +47,7 @@ class NewGame(NamedTuple):
     private: bool = False
     deal: dict[str, Any] | None = None  # dev mode: the first deal
     seed: int | None = None  # dev mode: repeatable shuffles
+    invite: list[str] | None = None  # players whose seats are reserved for them
 
 
 class NewTicket(NamedTuple):

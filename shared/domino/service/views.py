@@ -24,6 +24,7 @@ def _seat_rows(
                 "name": seat.name,
                 "team": stat["team"] if stat else teams[index],
                 "bot": seat.bot is not None,
+                "invited": seat.invited,
                 "tiles": stat["tiles"] if stat else 0,
                 "score": stat["score"] if stat else 0,
                 "chips": stat["chips"] if stat else None,
@@ -100,6 +101,7 @@ def game_view(
             "deadline": iso(record.deadline) if record.status == "playing" else None,
             "created_at": iso(record.created_at),
             "updated_at": iso(record.updated_at),
+            "rematch": record.rematch,
         }
     )
     return view
@@ -140,7 +142,8 @@ def summary(record: GameRecord, turn: int | None, viewer: str | None) -> dict[st
                 "seat": i,
                 "name": s.name,
                 "bot": s.bot is not None,
-                "open": s.player is None and s.bot is None,
+                "open": s.free,
+                "invited": s.invited,
             }
             for i, s in enumerate(record.seats)
         ],

@@ -61,6 +61,7 @@ class Effect(NamedTuple):
     drawn: str | None = None  # the tile drawn (shown to the drawer only)
     actor: str | None = None  # who the change is stamped as made by (default: the caller)
     cause: str | None = None  # "timeout": the sweeper moved for ``actor``
+    invited: bool = False  # ``join`` is an invitee's: their membership exists already
 
 
 NO_EFFECT = Effect()
@@ -184,6 +185,7 @@ class WritePath:
                     join=effect.join,
                     unjoin=effect.unjoin,
                     token_issued=self.token_issued(caller) if effect.join else None,
+                    invited=effect.invited,
                 )
             except VersionConflict as lost:
                 if lost.current is None:

@@ -82,13 +82,10 @@ class DynamoGameStore:
         return from_item(from_attributes(item)) if item else None
 
     def create(self, record: GameRecord, *, token_issued: int | None = None) -> None:
-        """The new game and its creator's membership, atomically; with ``token_issued`` (the
-        caller's token's ``iat``), only if the creator's account was not deleted since
-        (``AccountGone``)."""
-        creator = record.seats[0].player
-        assert creator is not None
+        """The new game and its creator's membership (and each invitee's: "my games" lists
+        their invitations), atomically; with ``token_issued`` (the caller's token's ``iat``),
+        only if the creator's account was not deleted since (``AccountGone``)."""
         item, token = stamped(record)
-        checks = [] if token_issued is None else [alive_since(self.table, creator, token_issued)]
         self._transact(
             [
                 {
@@ -99,17 +96,66 @@ class DynamoGameStore:
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     }
                 },
-                {
-                    "Put": {
-                        "TableName": self.table_name,
-                        "Item": to_attributes(membership(creator, record.id, record.created_at)),
-                    }
-                },
-                *checks,
+                *self._members_of_new(record, token_issued),
             ],
             record,
             token,
         )
+
+    def _members_of_new(self, record: GameRecord, token_issued: int | None) -> list[Item]:
+        """A new game's memberships (its creator's first, then its invitees') and, with
+        ``token_issued``, the check that the creator's account was not deleted since."""
+        creator = record.host
+        assert creator is not None
+        people = [creator] + [s.player for s in record.seats if s.player and s.invited]
+        items: list[Item] = [
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": to_attributes(membership(player, record.id, record.created_at)),
+                }
+            }
+            for player in dict.fromkeys(people)
+        ]
+        if token_issued is not None:
+            items.append(alive_since(self.table, creator, token_issued))
+        return items
+
+    def create_rematch(
+        self,
+        record: GameRecord,
+        finished: GameRecord,
+        expected: int,
+        *,
+        token_issued: int | None = None,
+    ) -> None:
+        """The rematch ``record`` and the finished game naming it (``finished``), in one
+        transaction: only while the finished game is at ``expected`` and names no rematch
+        yet, so that two players asking at once make one game (the loser gets
+        ``VersionConflict`` with the finished game as the winner left it)."""
+        item, token = stamped(record)
+        marked, _ = stamped(finished)
+        marked["writer"] = {"S": token}
+        items: list[Item] = [
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": marked,
+                    "ConditionExpression": "version = :expected AND attribute_not_exists(rematch)",
+                    "ExpressionAttributeValues": {":expected": {"N": str(expected)}},
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": item,
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            },
+            *self._members_of_new(record, token_issued),
+        ]
+        self._transact(items, finished, token)
 
     def save(
         self,
@@ -119,11 +165,13 @@ class DynamoGameStore:
         join: str | None = None,
         unjoin: str | None = None,
         token_issued: int | None = None,
+        invited: bool = False,
     ) -> None:
         """Write ``record`` if the stored version is still ``expected``: one conditional PutItem,
         or a transaction with the membership item when a player joins or leaves a seat (with
         ``token_issued``, a join only while the joiner's account was not deleted since it:
-        ``AccountGone``)."""
+        ``AccountGone``; ``invited``: the joiner's membership was written with their
+        invitation, and is written again)."""
         item, token = stamped(record)
         put = {
             "TableName": self.table_name,
@@ -145,15 +193,13 @@ class DynamoGameStore:
             return
         items: list[dict[str, Any]] = [{"Put": put}]
         if join is not None:
-            items.append(
-                {
-                    "Put": {
-                        "TableName": self.table_name,
-                        "Item": to_attributes(membership(join, record.id, record.updated_at)),
-                        "ConditionExpression": "attribute_not_exists(pk)",
-                    }
-                }
-            )
+            member: dict[str, Any] = {
+                "TableName": self.table_name,
+                "Item": to_attributes(membership(join, record.id, record.updated_at)),
+            }
+            if not invited:
+                member["ConditionExpression"] = "attribute_not_exists(pk)"
+            items.append({"Put": member})
             if token_issued is not None:
                 items.append(alive_since(self.table, join, token_issued))
         if unjoin is not None:

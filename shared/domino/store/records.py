@@ -37,13 +37,27 @@ class Seat:
     player: str | None  # None: an open seat (before the deal) or a bot
     name: str | None
     bot: str | None = None  # the bot level when a computer plays this seat
+    #: reserved for ``player``, who was invited and has not joined yet: not taken, and not
+    #: free to anyone else (the game waits for them)
+    invited: bool = False
 
     def to_json(self) -> list[Any]:
-        return [self.player, self.name, self.bot]
+        raw: list[Any] = [self.player, self.name, self.bot]
+        return [*raw, 1] if self.invited else raw
 
     @classmethod
     def from_json(cls, raw: list[Any]) -> Seat:
-        return cls(raw[0], raw[1], raw[2])
+        return cls(raw[0], raw[1], raw[2], bool(raw[3]) if len(raw) > 3 else False)
+
+    @property
+    def taken(self) -> bool:
+        """A bot plays it, or a person joined it (a reserved seat is not taken yet)."""
+        return self.bot is not None or (self.player is not None and not self.invited)
+
+    @property
+    def free(self) -> bool:
+        """Anyone may join it: nobody plays it and it is reserved for nobody."""
+        return self.player is None and self.bot is None
 
 
 class ReplyEntry(NamedTuple):
@@ -94,6 +108,8 @@ class GameRecord:
     actor: str | None = None
     cause: str | None = None
     replies: list[ReplyEntry] = field(default_factory=list)
+    #: the next match's game, once a player of this finished one asked for a rematch
+    rematch: str | None = None
 
     def reply_entry(self, key: str) -> ReplyEntry | None:
         return next((entry for entry in self.replies if entry.key == key), None)
@@ -109,9 +125,21 @@ class GameRecord:
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` plays (None: no seat, or a seat a bot now plays for them)."""
         for index, seat in enumerate(self.seats):
-            if seat.player == player and seat.bot is None:
+            if seat.player == player and seat.bot is None and not seat.invited:
                 return index
         return None
+
+    def invited_seat(self, player: str) -> int | None:
+        """The seat reserved for ``player`` (None: they were not invited, or joined)."""
+        for index, seat in enumerate(self.seats):
+            if seat.player == player and seat.invited:
+                return index
+        return None
+
+    @property
+    def host(self) -> str | None:
+        """Who made the game: its creator (seat 0), or the player who asked for a rematch."""
+        return self.config.get("host") or self.seats[0].player
 
 
 def iso(epoch: int | float | None) -> str | None:
@@ -220,7 +248,14 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["state"] = record.state
     if record.status == "playing" and record.turn_player:
         item["turn_player"] = record.turn_player
-    if record.status == "waiting" and not record.config.get("private"):
+    if record.status == "waiting" and any(s.invited for s in record.seats):
+        # the reserved seats' count: the notifier's stream filter lets such a creation through
+        item["invites"] = sum(1 for s in record.seats if s.invited)
+    if (
+        record.status == "waiting"
+        and not record.config.get("private")
+        and any(s.free for s in record.seats)  # only reserved seats left: not open to strangers
+    ):
         item["open_list"] = f"{OPEN_LIST}#{shard_of(record.id, OPEN_SHARDS)}"
     if record.deadline is not None and record.status == "playing":
         item["deadline"] = record.deadline
@@ -245,6 +280,8 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["actor"] = record.actor
     if record.cause is not None:
         item["cause"] = record.cause
+    if record.rematch is not None:
+        item["rematch"] = record.rematch
     if record.replies:
         item["replies"] = json.dumps([list(e) for e in record.replies], separators=(",", ":"))
     return item
@@ -277,6 +314,7 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         replies=[ReplyEntry(*raw) for raw in json.loads(item["replies"])]
         if "replies" in item
         else [],
+        rematch=item.get("rematch"),
     )
 
 
