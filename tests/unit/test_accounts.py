@@ -202,3 +202,12 @@ def test_another_issuers_user_is_not_touched(pool: Any) -> None:
     world.accounts.delete(other)
     assert users(client, pool_id) == ["alice-user"]
     assert world.profiles.profile("alice") is not None  # the rest of the deletion happened
+
+
+def test_deletion_declines_the_seats_reserved_for_the_player(world: World) -> None:
+    commands = world.service.commands
+    game = commands.create(BOB, NewGame("dos-jugadores", 2, invite=["alice"])).game_id
+    assert world.service.queries.get(BOB, game).view["seats"][1]["invited"] is True
+    world.accounts.delete(ALICE)
+    seat = world.service.queries.get(BOB, game).view["seats"][1]
+    assert (seat["player"], seat["invited"]) == (None, False)

@@ -13,7 +13,8 @@ idempotent; a second one finds less to do):
    refused in the admission's own transaction;
 3. every game the player is a member of is left as ``POST /games/{id}/leave`` leaves it:
    before the deal the seat is freed (and the membership goes with it), during play a bot takes
-   the seat and the player forfeits; finished games stay as they are (history);
+   the seat and the player forfeits; finished games stay as they are (history); a seat
+   reserved for them (an invitation) is declined;
 4. each device's SNS endpoint is deleted (unless another account registered the same phone
    since: the device is theirs then);
 5. the player's ratings go, each with its count in its pool's histogram (one transaction each),
@@ -32,7 +33,14 @@ from typing import Any
 from domino.service.clock import Clock
 from domino.service.commands import GameCommands
 from domino.service.devices import forget
-from domino.service.errors import AccountDeleted, GameNotFound, GameNotInProgress, NotAPlayer
+from domino.service.errors import (
+    AccountDeleted,
+    GameNotFound,
+    GameNotInProgress,
+    NotAPlayer,
+    NotInvited,
+)
+from domino.service.invitations import Invitations
 from domino.service.live import LiveUpdates
 from domino.service.ports import (
     AccountStore,
@@ -114,8 +122,13 @@ class Accounts:
             self.live.close_all(player)  # a socket admitted later is refused by the tombstone
         for game_id in self.accounts.game_ids(player):
             # gone (expired), finished (history stays), or left already: nothing to leave
-            with contextlib.suppress(GameNotFound, GameNotInProgress, NotAPlayer):
+            try:
                 self.commands.leave(caller, game_id, LEAVE, None)
+            except NotAPlayer:  # invited, not seated: the reserved seat is freed
+                with contextlib.suppress(GameNotFound, NotInvited):
+                    Invitations(self.commands).decline(caller, game_id, LEAVE, None)
+            except (GameNotFound, GameNotInProgress):
+                pass
         for device in self.devices.of_player(player):
             forget(self.devices, self.push, device)  # a phone another account took stays theirs
         if self.ratings is not None:
