@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domino.service.errors import (
+    AccountDeleted,
     AlreadyJoined,
     Conflict,
     GameFull,
@@ -33,7 +34,7 @@ from domino.service.errors import (
 from domino.service.loaded import Game, load_game
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, TakeSeat
 from domino.service.writes import Effect, finish
-from domino.store.errors import VersionConflict
+from domino.store.errors import AccountGone, VersionConflict
 from domino.store.records import GameRecord, Seat
 
 if TYPE_CHECKING:
@@ -131,6 +132,8 @@ class Invitations:
                     finished.version,
                     token_issued=self.writes.token_issued(caller),
                 )
+            except AccountGone:
+                raise AccountDeleted() from None
             except VersionConflict as lost:
                 if lost.current is None:
                     finished = load_game(self.store, game_id).record  # 404 if it went
