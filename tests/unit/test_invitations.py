@@ -16,6 +16,7 @@ from domino.service.errors import (
 )
 from domino.service.facade import GameService
 from domino.service.invitations import check_invites
+from domino.service.notices import notices
 from domino.service.texts import text
 from domino.service.values import LEAVE, Caller, NewGame, TakeSeat
 from domino.store.records import Seat, from_item, to_attributes, to_item
@@ -147,15 +148,17 @@ def test_a_rematch_moves_the_seats_on_and_invites_the_others() -> None:
 def test_the_finished_game_marked_with_its_rematch_notifies_nobody() -> None:
     table = Table()
     game = finished(table, [ALICE, BOB])
+    made = len(table.store.stream)
+    new_game = table.service.invitations.rematch(ALICE, game).game.game_id
+    (old, marked), (none, created) = table.store.stream[made:]
+    assert marked["rematch"] == new_game and marked["version"] == old["version"] + 1
+    assert marked["updated_at"] == old["updated_at"]  # the finish time stays (filed by it)
+    assert notices(from_item(old), from_item(marked)) == []
+    assert none is None
+    told = [(n.player, n.type, n.game, n.detail) for n in notices(None, from_item(created))]
+    assert told == [("bob", "rematch", new_game, "Alice")]
     table.drain()
-    before = {p: table.told(p) for p in ("alice", "bob")}
-    table.service.invitations.rematch(ALICE, game)
-    old, new = table.store.stream[-2]  # the mark, then the new game
-    assert new["rematch"] and new["version"] == old["version"] + 1
-    assert new["updated_at"] == old["updated_at"]  # the finish time stays (filed by it)
-    table.drain()
-    assert table.told("alice") == before["alice"]  # the asker: nothing
-    assert sorted(set(table.told("bob")) - set(before["bob"])) == [(1, "rematch")]
+    assert [t for t in table.told("alice") if t[1] in ("rematch", "invited")] == []
 
 
 def test_opponents_are_counted_once_per_game() -> None:
