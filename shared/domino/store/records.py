@@ -248,9 +248,6 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["state"] = record.state
     if record.status == "playing" and record.turn_player:
         item["turn_player"] = record.turn_player
-    if record.status == "waiting" and any(s.invited for s in record.seats):
-        # the reserved seats' count: the notifier's stream filter lets such a creation through
-        item["invites"] = sum(1 for s in record.seats if s.invited)
     if (
         record.status == "waiting"
         and not record.config.get("private")
