@@ -15,7 +15,6 @@ inviter (or whom the inviter blocked) is refused (403 ``blocked``).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -31,7 +30,7 @@ from domino.service.errors import (
     SeatTaken,
     VersionMismatch,
 )
-from domino.service.loaded import Game, load_game
+from domino.service.loaded import Game, load_game, new_game
 from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, TakeSeat
 from domino.service.writes import Effect, finish
 from domino.store.errors import AccountGone, VersionConflict
@@ -162,17 +161,7 @@ class Invitations:
         }
         config.update(host=caller.player, rematch_of=finished.id)
         at = max(int(self.writes.clock()), finished.updated_at)
-        record = GameRecord(
-            id=secrets.token_urlsafe(16),
-            version=1,
-            status="waiting",
-            preset=finished.preset,
-            config=config,
-            seats=seats,
-            created_at=at,
-            updated_at=at,
-        )
-        game = Game(record)
+        game = new_game(finished.preset, config, seats, at)
         self.commands.start_if_full(game, None, at)
         finish(game, None, 0, at, caller.player)
         return game
