@@ -166,3 +166,17 @@ def test_every_seat_asking_at_once_gets_one_rematch(runtime: Runtime) -> None:
     new = answers[0][1]["id"]
     assert ps.ok(ps.ids[0], "GET", f"/games/{game}")["rematch"] == new
     assert ps.ok(ps.ids[0], "GET", f"/games/{new}")["status"] == "playing"
+
+
+def test_blocks_refuse_invitations_and_rematches_both_ways(runtime: Runtime) -> None:
+    ps = Players(runtime, "ana", "ben", "cal")
+    ana, ben, cal = ps.ids
+    game = ps.finished([ana, ben])
+    ps.ok(ben, "PUT", f"/me/blocks/{ana}", status=204)
+    body = {"preset": "clasico", "players": 3, "invite": [cal, ben]}
+    ps.refused(ana, "POST", "/games", body, 403, "blocked")  # ana is blocked by ben
+    ps.refused(ben, "POST", "/games", {**body, "invite": [ana]}, 403, "blocked")  # ben blocks
+    assert ps.ok(ana, "GET", "/me/games?status=waiting")["games"] == []  # nothing was made
+    ps.refused(ana, "POST", f"/games/{game}/rematch", {}, 403, "blocked")
+    ps.ok(ben, "DELETE", f"/me/blocks/{ana}", status=204)
+    ps.ok(ana, "POST", f"/games/{game}/rematch", {}, status=201)

@@ -51,7 +51,7 @@ def service() -> GameService:
     config = settings()
     clock = offset_clock(config.dev_clock_file) if config.dev_clock_file else time.time
     replies = DynamoReplies(table().sibling(config.idempotency_table), IDEMPOTENCY_SECONDS)
-    return GameService(
+    games = GameService(
         DynamoGameStore(table()),
         dev_mode=config.dev_mode,
         clock=clock,
@@ -60,6 +60,9 @@ def service() -> GameService:
         bot_budget_ms=config.bot_budget_ms,
         opponents=DynamoOpponents(table()),
     )
+    # invitations and rematches refuse a blocked pair; safety's store is built on first use
+    games.commands.blocked = lambda a, b: safety().blocked_between(a, b)
+    return games
 
 
 @lru_cache(maxsize=1)

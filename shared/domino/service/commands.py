@@ -7,6 +7,7 @@ the write path (``writes.WritePath``), which lets bots move and saves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domino.engine import (
@@ -57,6 +58,8 @@ class GameCommands:
         self.dev_mode = dev_mode
         self.writes = WritePath(store, clock, replies, bot_budget_ms)
         self.accounts = accounts  # None: no profiles (the token's name is the name)
+        #: whether one of two players blocks the other (set by the wiring: safety's reads)
+        self.blocked: Callable[[str, str], bool] = lambda _a, _b: False
         self.writes.accounts_checked = accounts is not None
 
     def name_of(self, caller: Caller, given: str | None = None) -> str:
@@ -93,7 +96,7 @@ class GameCommands:
         if command.seed is not None:
             config["seed"] = command.seed
         if invited:
-            refuse_blocked(caller.player, invited)  # 403 blocked, once blocks exist
+            refuse_blocked(caller.player, invited, self.blocked)
         game = new_game(command.preset, config, seats, at)
         self.start_if_full(game, command.deal, at)
         finish(game, None, 0, at, caller.player)  # version 1, the state, turn and deadline

@@ -15,12 +15,13 @@ inviter (or whom the inviter blocked) is refused (403 ``blocked``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domino.service.errors import (
     AccountDeleted,
     AlreadyJoined,
+    Blocked,
     Conflict,
     GameFull,
     InvalidInvite,
@@ -58,11 +59,15 @@ def check_invites(creator: str, invite: Sequence[str], room: int) -> list[str]:
     return list(invite)
 
 
-def refuse_blocked(inviter: str, invitees: Sequence[str]) -> None:
-    """The seam of blocks: raises 403 ``blocked`` when ``inviter`` and one of ``invitees``
-    block each other (``blocked_between``). Every invitation (``POST /games`` with ``invite``)
-    and every rematch offer passes here before anything is written. Nothing is blocked yet."""
-    del inviter, invitees
+def refuse_blocked(
+    inviter: str, invitees: Sequence[str], blocked: Callable[[str, str], bool]
+) -> None:
+    """403 ``blocked`` when ``inviter`` and one of ``invitees`` block each other
+    (``blocked``: safety's ``blocked_between``, one read a pair). Every invitation
+    (``POST /games`` with ``invite``) and every rematch offer passes here before anything is
+    written."""
+    if any(blocked(inviter, invitee) for invitee in invitees):
+        raise Blocked()
 
 
 class Rematched(NamedTuple):
@@ -121,7 +126,7 @@ class Invitations:
             if finished.rematch is not None:
                 return Rematched(self._take_seat(caller, finished.rematch), created=False)
             others = [s.player for s in finished.seats if s.player and s.player != caller.player]
-            refuse_blocked(caller.player, others)
+            refuse_blocked(caller.player, others, self.commands.blocked)
             game = self._next_match(finished, caller, name)
             marked = _marked(finished, game.record.id, caller.player)
             try:
