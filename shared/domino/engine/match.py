@@ -521,9 +521,7 @@ class Match:
                 if hand:
                     self.turn = self._nxt[seat]
                     return self._plain
-                number = self.hand_number
-                over = self._end_hand(_DOMINO, seat, at)
-                return ApplyResult(None, True, over, number)
+                return self._end_hand(_DOMINO, seat, at)
             elif (
                 move.__class__ is Pass
                 and len(self.boneyard) <= self._keep
@@ -536,9 +534,7 @@ class Match:
                 self.log.append((_PASS, seat, -1, -1, at))
                 self.passes += 1
                 if self.passes >= self.players:
-                    number = self.hand_number
-                    over = self._end_hand(_CLOSED, None, at)
-                    return ApplyResult(None, True, over, number)
+                    return self._end_hand(_CLOSED, None, at)
                 self.turn = self._nxt[seat]
                 return self._plain
         return self._apply(seat, move, at, OWN)
@@ -576,8 +572,7 @@ class Match:
             self.hands[seat] = hand
             self.passes = 0
             if not hand:
-                over = self._end_hand(_DOMINO, seat, at)
-                return ApplyResult(None, True, over, hand_number)
+                return self._end_hand(_DOMINO, seat, at)
             self.turn = (seat + self._step) % self.players
             return self._plain
         if isinstance(move, Draw):
@@ -598,8 +593,7 @@ class Match:
         self.log.append((codes[2], seat, -1, -1, at))
         self.passes += 1
         if self.passes >= self.players:
-            over = self._end_hand(_CLOSED, None, at)
-            return ApplyResult(None, True, over, hand_number)
+            return self._end_hand(_CLOSED, None, at)
         self.turn = (seat + self._step) % self.players
         return self._plain
 
@@ -630,8 +624,12 @@ class Match:
         else:
             self.open_arms = self._grow(ends, self.arm_len, arm, PIPS[tid] - ends[arm])
 
-    def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> bool:
-        """Score the hand that just ended, then end the match or deal the next hand."""
+    def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> ApplyResult:
+        """Score the hand that just ended, then end the match or deal the next hand: the move's
+        result."""
+        # the slots set directly: the class call and its __init__ frame cost 3 times as much
+        res = _new(ApplyResult)
+        res.drawn, res.hand_over, res.hand_number = None, True, self.hand_number
         r = self.rules
         n = self.players
         hands = self.hands
@@ -649,33 +647,35 @@ class Match:
             for s in outcome.pot_takers:
                 self.chips[s] += share
             self.pot -= share * len(outcome.pot_takers)
+        winners = tuple(outcome.winners)  # ascending (``HandOutcome``)
         self._ended = (
             self.hand_number,
             end,
-            tuple(outcome.winners),
+            winners,
             tuple(points),
             tuple(hands),
             -1 if outcome.win_seat is None else outcome.win_seat,
         )
         self.log.append((_HAND_OVER, -1, -1, -1, at))
         if r.match == "single" or match_over(r, scores, self.hand_number):
-            winners = outcome.winners
             if winners and r.match == "single" and r.out_scoring != "penalty" and not self.forfeits:
-                self.match_winners_ = tuple(sorted(winners))  # match_winners' first case
+                self.match_winners_ = winners  # match_winners' first case (sorted already)
                 self.is_draw = False
             else:
-                won, draw = match_winners(r, scores, winners, self.forfeits)
+                won, draw = match_winners(r, scores, outcome.winners, self.forfeits)
                 self.match_winners_ = tuple(won)
                 self.is_draw = draw
             self.status = "finished"
             self.turn = None
-            return True
+            res.match_over = True
+            return res
         self.first_held_n += len(self.prev_log)
         self.prev_log = self.log
         self.log = []
         self.hand_number += 1
         self._deal()
-        return False
+        res.match_over = False
+        return res
 
     def forfeit(self, seat: int, at: int) -> None:
         """``seat``'s player left during play: a bot plays the seat from now on (the caller drives
