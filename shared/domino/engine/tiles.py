@@ -12,7 +12,8 @@ bitmask of ids. The tables below (halves, pips, suit masks) are computed once at
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import getitem
+from itertools import chain, repeat
+from operator import add, getitem
 
 from .errors import InvalidInput
 
@@ -115,14 +116,33 @@ def pips_of(mask: int) -> int:
     return total
 
 
-_PIP_BYTES_4 = PIP_BYTES[:4]
+def _pip_halves() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Pips of a double-6 mask's tiles 0-13 (by its bits 0-13) and 14-27 (by ``mask >> 14``):
+    each table of 16384 is the sum of two 7-bit tables, added in C (about 1 ms at import)."""
+    sevens = []
+    for base in range(0, 28, 7):
+        table = [0] * 128
+        for v in range(1, 128):
+            table[v] = table[v & (v - 1)] + PIPS[base + (v & -v).bit_length() - 1]
+        sevens.append(tuple(table))
+    high = [chain.from_iterable(map(repeat, t, repeat(128))) for t in sevens[1::2]]
+    lo, hi = (tuple(map(add, t * 128, h)) for t, h in zip(sevens[::2], high, strict=True))
+    return lo, hi
+
+
+#: ``_PIP_HALVES[0][mask & 16383] + _PIP_HALVES[1][mask >> 14]``: the pips of a double-6 mask
+_PIP_HALVES = _pip_halves()
 
 
 def pips_by_seat(hands: list[int], top: int) -> list[int]:
-    """Pips left in each hand (bitmasks of a double-``top`` set), by per-byte tables."""
-    if top == 6:  # 28 tiles: four bytes
-        p0, p1, p2, p3 = _PIP_BYTES_4
-        return [p0[h & 255] + p1[h >> 8 & 255] + p2[h >> 16 & 255] + p3[h >> 24] for h in hands]
+    """Pips left in each hand (bitmasks of a double-``top`` set), by tables: two per 28-tile
+    hand (``_PIP_HALVES``), one a byte for the larger sets."""
+    if top == 6:  # 28 tiles: two lookups of 14 bits, not four bytes, for half the instructions
+        lo, hi = _PIP_HALVES
+        out = []
+        for h in hands:  # a loop: a list comprehension's own frame costs more for a few hands
+            out.append(lo[h & 16383] + hi[h >> 14])
+        return out
     size = (set_size(top) + 7) // 8
     return [sum(map(getitem, PIP_BYTES, h.to_bytes(size, "little"))) for h in hands]
 
