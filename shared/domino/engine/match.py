@@ -273,16 +273,10 @@ class Match:
         n = rules.players
         m.rules = rules
         m.players = n
-        m.seed = None
+        # left to the caller, ``start`` (and its ``_deal``) or ``restore``, which set them anyway:
+        # seed, start_at, hands, boneyard, reshuffles, opener, turn, forced, passes
         m.status = "playing"
         m.hand_number = 1
-        m.reshuffles = 0
-        m.opener = 0
-        m.turn = 0
-        m.forced = -1
-        m.passes = 0
-        m.hands = [0] * n
-        m.boneyard = []
         m.scores = [0] * n
         m.chips = [0] * n if rules.stake is not None else None
         m.pot = 0
@@ -293,7 +287,6 @@ class Match:
         m.log = []
         m.prev_log = []
         m.first_held_n = 1
-        m.start_at = 0
         m._plain = _PLAIN_1
         (
             m._plays,
