@@ -66,3 +66,11 @@ def throttled(err: BaseException | None) -> bool:
             return True
         err = err.__cause__ or err.__context__
     return False
+
+
+def cancellation_codes(err: ClientError) -> list[str]:
+    """The reasons a ``TransactWriteItems`` was cancelled, one per action in its order
+    (``"None"`` for an action that was not the cause); any other error is raised again."""
+    if err.response["Error"]["Code"] != "TransactionCanceledException":
+        raise err
+    return [str(r.get("Code") or "None") for r in err.response.get("CancellationReasons") or []]

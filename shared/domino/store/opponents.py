@@ -23,7 +23,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from domino.store.cursors import decode_cursor, encode_cursor
-from domino.store.errors import Unavailable
+from domino.store.errors import Unavailable, cancellation_codes
 from domino.store.records import Item, from_attributes, game_key, iso, player_key, to_attributes
 from domino.store.table import Table
 
@@ -110,9 +110,7 @@ class DynamoOpponents:
         try:
             self.table.call(self.client.transact_write_items, TransactItems=items)
         except ClientError as err:
-            if err.response["Error"]["Code"] != "TransactionCanceledException":
-                raise
-            codes = [r.get("Code") for r in err.response.get("CancellationReasons") or []]
+            codes = cancellation_codes(err)
             if codes and codes[0] == "ConditionalCheckFailed":
                 return 0  # this game was counted for this player already
             if "ConditionalCheckFailed" in codes or "TransactionConflict" in codes:

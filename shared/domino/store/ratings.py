@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from botocore.exceptions import ClientError
 
 from domino.store.accounts import PROFILE_SK
-from domino.store.errors import Unavailable
+from domino.store.errors import Unavailable, cancellation_codes
 from domino.store.records import (
     FINISHED_TTL_SECONDS,
     from_attributes,
@@ -168,10 +168,6 @@ class TallyConflict(Exception):
 
 class PlayerGone(TallyConflict):
     """A player's account was deleted (before the game began): leave them out and retry."""
-
-
-def _reasons(err: ClientError) -> list[str]:
-    return [str(r.get("Code") or "None") for r in err.response.get("CancellationReasons") or []]
 
 
 def histogram_update(
@@ -382,9 +378,7 @@ class DynamoRatings:
         try:
             self.table.call(self.table.client.transact_write_items, TransactItems=items)
         except ClientError as err:
-            if err.response["Error"]["Code"] != "TransactionCanceledException":
-                raise
-            codes = _reasons(err)
+            codes = cancellation_codes(err)
             if codes and codes[0] == "ConditionalCheckFailed":
                 return False
             if any(code in ("ThrottlingError", "ProvisionedThroughputExceeded") for code in codes):

@@ -29,7 +29,7 @@ from botocore.exceptions import ClientError
 
 from domino.store.accounts import PROFILE_SK
 from domino.store.cursors import decode_cursor, encode_cursor
-from domino.store.errors import Unavailable
+from domino.store.errors import Unavailable, cancellation_codes
 from domino.store.records import iso, player_key, to_attributes
 from domino.store.table import Table
 
@@ -81,13 +81,6 @@ def day_of(at: int) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
 
 
-def _cancelled(err: ClientError) -> list[str]:
-    """The cancellation reasons of a failed transaction, one per action ("None": not it)."""
-    if err.response["Error"]["Code"] != "TransactionCanceledException":
-        raise err
-    return [r.get("Code", "None") for r in err.response.get("CancellationReasons", [])]
-
-
 class DynamoSafety:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -125,7 +118,7 @@ class DynamoSafety:
                 ],
             )
         except ClientError as err:
-            reasons = _cancelled(err)
+            reasons = cancellation_codes(err)
             if reasons and reasons[0] == "ConditionalCheckFailed":
                 return False
             if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
@@ -158,7 +151,7 @@ class DynamoSafety:
                 ],
             )
         except ClientError as err:
-            reasons = _cancelled(err)
+            reasons = cancellation_codes(err)
             if reasons and reasons[0] == "ConditionalCheckFailed":
                 return False
             raise Unavailable() from None
@@ -282,7 +275,7 @@ class DynamoSafety:
                 ],
             )
         except ClientError as err:
-            reasons = _cancelled(err)
+            reasons = cancellation_codes(err)
             if reasons and reasons[0] == "ConditionalCheckFailed":
                 return False
             raise Unavailable() from None

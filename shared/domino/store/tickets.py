@@ -22,7 +22,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from domino.store.dynamo import stamped
-from domino.store.errors import StoreError
+from domino.store.errors import StoreError, cancellation_codes
 from domino.store.records import (
     GameRecord,
     from_attributes,
@@ -201,12 +201,6 @@ def ticket_from_image(image: dict[str, Any]) -> Ticket | None:
     return ticket_from_item(from_attributes(image))
 
 
-def _cancelled_codes(err: ClientError) -> list[str | None]:
-    if err.response["Error"]["Code"] != "TransactionCanceledException":
-        raise err
-    return [r.get("Code") for r in err.response.get("CancellationReasons") or []]
-
-
 class DynamoTickets:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -240,7 +234,7 @@ class DynamoTickets:
                 ]
             )
         except ClientError as err:
-            codes = _cancelled_codes(err)
+            codes = cancellation_codes(err)
             if codes and codes[0] == "ConditionalCheckFailed":
                 old = (err.response.get("CancellationReasons") or [{}])[0].get("Item") or {}
                 raise AlreadySearching(old.get("ticket", {}).get("S")) from err
@@ -323,7 +317,7 @@ class DynamoTickets:
         try:
             self._transact(self._claim(ticket, status, at, None))
         except ClientError as err:
-            if "ConditionalCheckFailed" in _cancelled_codes(err):
+            if "ConditionalCheckFailed" in cancellation_codes(err):
                 raise TicketsTaken() from err
             raise
 
@@ -352,7 +346,7 @@ class DynamoTickets:
         try:
             self._transact(items)
         except ClientError as err:
-            codes = _cancelled_codes(err)
+            codes = cancellation_codes(err)
             if "ConditionalCheckFailed" in codes or "TransactionConflict" in codes:
                 raise TicketsTaken() from err
             raise
