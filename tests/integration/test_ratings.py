@@ -290,3 +290,35 @@ def test_setting_a_rating_twice_moves_its_histogram_count(store: DynamoRatings) 
     counts = {b: c for b, c in store.histogram(pool).items() if c}
     assert counts == {bucket_of(1800): 1}
     assert store.get(ana, pool).games == 12  # the stored count is kept
+
+
+def test_the_leaderboard_shows_the_name_chosen_with_patch_me(store: DynamoRatings) -> None:
+    pool = "dos-jugadores:2"
+    ana, ben = uid("ana"), uid("ben")
+    for player in (ana, ben):
+        RatingQueries(store).set_rating(player, pool, 25.0, 3.0, 12, 1_800_000_000)
+    old, new, _r, _m = finish("dos-jugadores", [ana, ben], seed=4)
+    assert MatchTally(store).on_change(old, new)
+
+    def shown() -> dict[str, str]:
+        rows = RatingQueries(store).leaderboard(pool, 100, None)
+        while rows["next"]:  # other tests rate players in this pool too
+            more = RatingQueries(store).leaderboard(pool, 100, rows["next"])
+            rows = {"players": rows["players"] + more["players"], "next": more["next"]}
+        return {r["player"]: r["name"] for r in rows["players"] if r["player"] in (ana, ben)}
+
+    assert shown() == {ana: ana.upper(), ben: ben.upper()}  # the seats' names
+
+    # PATCH /me: the profile first, then every rating the player holds
+    DynamoAccounts(store.table).set_name(ana, "Anita", 1_800_000_700, None)
+    _before, version, _name = store.read(ana, pool)
+    assert store.rename(ana, "Anita") == 1
+    assert shown() == {ana: "Anita", ben: ben.upper()}
+    assert RatingQueries(store).player(ana)["name"] == "Anita"
+    assert store.read(ana, pool)[1] == (version or 0) + 1  # a tally that read before retries
+
+    # a later match whose seat still shows the old name keeps the chosen one
+    old, new, _r, _m = finish("dos-jugadores", [ana, ben], seed=5)
+    assert MatchTally(store).on_change(old, new)
+    assert shown() == {ana: "Anita", ben: ben.upper()}
+    assert store.rename(uid("nobody"), "Nadie") == 0  # no ratings: nothing to write

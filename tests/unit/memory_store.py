@@ -407,6 +407,7 @@ class MemoryRatings:
         self.stats: dict[str, dict[str, Any]] = {}
         self.tallies: set[str] = set()
         self.deleted: dict[str, int] = {}
+        self.chosen: dict[str, str] = {}  # names set with PATCH /me (profiles)
 
     def get(self, player: str, pool: str) -> Any:
         from domino.store.ratings import Rating
@@ -430,6 +431,19 @@ class MemoryRatings:
 
     def gone(self, players: Any, since: int) -> set[str]:
         return {p for p in players if self.deleted.get(p, -1) >= since}
+
+    def standing(self, players: Any, since: int) -> tuple[set[str], dict[str, str]]:
+        gone = self.gone(players, since)
+        return gone, {p: self.chosen[p] for p in players if p in self.chosen and p not in gone}
+
+    def rename(self, player: str, name: str) -> int:
+        with self.lock:
+            self.chosen[player] = name
+            mine = [key for key in self.ratings if key[0] == player]
+            for key in mine:
+                rating, version, _name, at = self.ratings[key]
+                self.ratings[key] = (rating, version + 1, name, at)
+            return len(mine)
 
     def tally(
         self, game_id: str, pool: str, at: int, ratings: Any, stats: Any, alive_since: int

@@ -93,8 +93,9 @@ class Accounts:
 
     def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
         """``PATCH /me``: keep ``command.name`` as the caller's display name (seats they take
-        from now on show it; seats taken before keep the name they were taken with) and
-        ``command.mute`` as the types not pushed to their devices; either may be left out."""
+        from now on show it, and so do their leaderboard rows; seats taken before keep the name
+        they were taken with) and ``command.mute`` as the types not pushed to their devices;
+        either may be left out."""
         at = int(self.clock())
         profile = self.accounts.profile(caller.player)
         if profile is not None and profile.refuses(caller.issued_at):
@@ -105,6 +106,10 @@ class Accounts:
                 self.accounts.set_name(caller.player, name, at, caller.issued_at)
             except ProfileDeleted:
                 raise AccountDeleted() from None
+            if self.ratings is not None:
+                # after the profile: a match counted meanwhile reads the new name or fails
+                # its version check against the renamed rating and reads again
+                self.ratings.rename(caller.player, name)
         else:
             name = profile.name if profile is not None and profile.name else caller.name
         if command.mute is not None:

@@ -109,7 +109,13 @@ class MatchTally:
         for attempt in range(TALLY_ATTEMPTS):
             if self.store.tallied(record.id):
                 return False  # counted before: a redelivery
-            gone |= self.store.gone(players, record.created_at)
+            left_since, chosen = self.store.standing(players, record.created_at)
+            gone |= left_since
+            # the leaderboard shows the name a player chose with PATCH /me over the seat's
+            names = {
+                seat: chosen.get(player) or record.seats[seat].name
+                for seat, player in people.items()
+            }
             changes: list[RatingChange] = []
             if rated:
                 read = {seat: self.store.read(player, pool) for seat, player in people.items()}
@@ -119,14 +125,12 @@ class MatchTally:
                 }
                 after = rate(standings(record, match), before)
                 changes = [
-                    RatingChange(after[seat], read[seat][0], read[seat][1], record.seats[seat].name)
+                    RatingChange(after[seat], read[seat][0], read[seat][1], names[seat])
                     for seat, player in people.items()
                     if player not in gone
                 ]
             stats = [
-                StatsChange(
-                    player, seat in winners, left(record, match, seat), record.seats[seat].name
-                )
+                StatsChange(player, seat in winners, left(record, match, seat), names[seat])
                 for seat, player in people.items()
                 if player not in gone
             ]

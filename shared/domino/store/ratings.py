@@ -3,8 +3,9 @@ in the player's partition (so deleting the account erases them with the rest of 
 
 ``mu`` and ``sigma`` are kept as text (the items hold no floats: records.py), ``games`` counts
 the rated matches, ``rating`` is the number shown, and ``version`` orders the item's writes
-(each update is conditional on the version it read). ``name`` is the name the player's seat
-showed in the match that last changed it (the leaderboard reads it from the index).
+(each update is conditional on the version it read). ``name`` is the name the player chose
+with ``PATCH /me`` (``rename`` writes it on every rating), else the name their seat showed in
+the match that last changed it (the leaderboard reads it from the index).
 
 Beside them (docs/decisions.md, "Ratings and leaderboards"):
 
@@ -289,21 +290,62 @@ class DynamoRatings:
         )
         return bool(response.get("Item"))
 
-    def gone(self, players: Sequence[str], since: int) -> set[str]:
-        """The players whose account was deleted at or after ``since`` (a tombstone)."""
-        found: set[str] = set()
+    def standing(self, players: Sequence[str], since: int) -> tuple[set[str], dict[str, str]]:
+        """Who of ``players`` deleted their account at or after ``since`` (a tombstone), and
+        the names the others chose with ``PATCH /me`` (their profiles, one read each)."""
+        gone: set[str] = set()
+        chosen: dict[str, str] = {}
         for player in players:
             response = self.table.call(
                 self.table.client.get_item,
                 TableName=self.table.name,
                 Key=to_attributes({"pk": player_key(player), "sk": PROFILE_SK}),
                 ConsistentRead=True,
-                ProjectionExpression="deleted",
+                ProjectionExpression="deleted, #name",
+                ExpressionAttributeNames={"#name": "name"},
             )
-            deleted = (response.get("Item") or {}).get("deleted")
+            item = response.get("Item") or {}
+            deleted = item.get("deleted")
             if deleted is not None and int(deleted["N"]) >= since:
-                found.add(player)
-        return found
+                gone.add(player)
+            elif "name" in item:
+                chosen[player] = item["name"]["S"]
+        return gone, chosen
+
+    def rename(self, player: str, name: str) -> int:
+        """Show ``name`` on every rating the player holds (the leaderboard reads it from the
+        index): one conditional update each, which moves the item's version on, so a match
+        being counted with the name read before fails its version check and reads again."""
+        renamed = 0
+        for raw in self._rating_items(player):
+            try:
+                self.table.call(
+                    self.table.client.update_item,
+                    TableName=self.table.name,
+                    Key={"pk": raw["pk"], "sk": raw["sk"]},
+                    UpdateExpression="SET #name = :name, version = version + :one",
+                    ConditionExpression="attribute_exists(version)",
+                    ExpressionAttributeNames={"#name": "name"},
+                    ExpressionAttributeValues=to_attributes({":name": name, ":one": 1}),
+                )
+                renamed += 1
+            except ClientError as err:
+                if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                    raise
+        return renamed
+
+    def _rating_items(self, player: str) -> list[dict[str, Any]]:
+        """The player's rating items, as stored (every page)."""
+        return list(
+            self.table.query(
+                TableName=self.table.name,
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :r)",
+                ExpressionAttributeValues=to_attributes(
+                    {":pk": player_key(player), ":r": RATING_PREFIX}
+                ),
+                ConsistentRead=True,
+            )
+        )
 
     def tally(
         self,
@@ -541,16 +583,8 @@ class DynamoRatings:
         """Delete every rating of the player, each with its histogram count in the same
         transaction (so a deleted player leaves every leaderboard and every percentile);
         returns how many. ``DELETE /me`` runs it before erasing the rest of the partition."""
-        items = self.table.query(
-            TableName=self.table.name,
-            KeyConditionExpression="pk = :pk AND begins_with(sk, :r)",
-            ExpressionAttributeValues=to_attributes(
-                {":pk": player_key(player), ":r": RATING_PREFIX}
-            ),
-            ConsistentRead=True,
-        )
         removed = 0
-        for raw in list(items):
+        for raw in self._rating_items(player):
             rating, version = rating_from_item(from_attributes(raw))
             delete = {
                 "Delete": {
