@@ -25,6 +25,7 @@ import contextlib
 import io
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -78,6 +79,57 @@ def reply_of(result: Any, elapsed: float = 0.0) -> Reply:
     return Reply(int(result["statusCode"]), headers, json.loads(raw) if raw else None, raw, elapsed)
 
 
+class _PerThread:
+    """A router attribute with one value per thread, and per instance when it has a
+    ``default`` factory (``context``); the class's own otherwise (``current_event``)."""
+
+    def __init__(self, name: str, default: Any = None) -> None:
+        self.name, self.default, self.values = name, default, threading.local()
+
+    def _key(self, instance: object) -> tuple[dict[int, Any], int]:
+        slots: dict[int, Any] = self.values.__dict__.setdefault(self.name, {})
+        return slots, id(instance) if self.default is not None else 0
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        slots, key = self._key(instance)
+        if key not in slots:
+            slots[key] = self.default() if self.default is not None else None
+        return slots[key]
+
+    def __set__(self, instance: object, value: Any) -> None:
+        slots, key = self._key(instance)
+        slots[key] = value
+
+
+def one_event_per_thread() -> None:
+    """Powertools' router keeps the event it handles in class attributes (``current_event``,
+    ``lambda_context``) and its route's in the app's ``context``: right in Lambda, which gives a
+    container one event at a time, wrong when this harness's threads stand in for concurrent
+    containers (a handler that reads a header after a DynamoDB call would read another
+    request's). Each thread gets its own; idempotent."""
+    from aws_lambda_powertools.event_handler.api_gateway import BaseRouter
+
+    if isinstance(BaseRouter.__dict__.get("current_event"), _PerThread):
+        return
+    fields = {
+        "current_event": _PerThread("current_event"),
+        "lambda_context": _PerThread("lambda_context"),
+        "context": _PerThread("context", dict),
+    }
+    base = type(BaseRouter)
+
+    class PerThreadRouter(base):  # type: ignore[misc, valid-type]
+        def __setattr__(cls, name: str, value: Any) -> None:
+            if name in fields:  # ``BaseRouter.current_event = ...`` in ``resolve``
+                fields[name].__set__(None, value)
+            else:
+                super().__setattr__(name, value)
+
+    for name, field in fields.items():
+        type.__setattr__(BaseRouter, name, field)
+    BaseRouter.__class__ = PerThreadRouter  # type: ignore[method-assign]
+
+
 class Harness:
     """The template's routes and stream functions, invoked in this process.
 
@@ -92,6 +144,7 @@ class Harness:
         endpoint: str | None = None,
         quiet: bool = False,
     ) -> None:
+        one_event_per_thread()
         self.template = template or Template()
         self.endpoint = endpoint
         self.quiet = quiet
