@@ -15,6 +15,7 @@ import time
 import webbrowser
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -24,6 +25,18 @@ from rich.text import Text
 
 from domino_cli import config, live, oauth, render
 from domino_cli.api import Api, ApiError, NetworkError, game_path
+
+
+class Emote(StrEnum):
+    """The emotes the API accepts (docs/api.md#emotes): typer refuses any other."""
+
+    hello = "hello"
+    good_game = "good_game"
+    well_played = "well_played"
+    thanks = "thanks"
+    oops = "oops"
+    thinking = "thinking"
+
 
 EXIT_API_ERROR, EXIT_USAGE, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 2, 3, 4  # 2: as typer's own
 
@@ -173,46 +186,228 @@ def player_id_of(name: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "player"
 
 
+Players = Annotated[int | None, typer.Option(help="Seats; default: the fewest the preset allows.")]
+Bots = Annotated[int, typer.Option(help="Computer players in the last seats.")]
+BotLevel = Annotated[
+    str | None,
+    typer.Option(help="The bots' level: random, greedy, strategist or expert (the default)."),
+]
+Private = Annotated[bool, typer.Option(help="Keep the game out of the open list.")]
+Single = Annotated[bool, typer.Option(help="Play one hand, not a whole match.")]
+TableName = Annotated[str | None, typer.Option(help="Your name at this table.")]
+Preset = Annotated[str, typer.Argument(help="A preset id: clasico, dos-jugadores, …")]
+
+
+def game_body(
+    client: Api,
+    preset: str,
+    *,
+    players: int | None,
+    bots: int,
+    bot_level: str | None,
+    private: bool,
+    single: bool,
+    name: str | None,
+    seed: int | None = None,
+    invite: list[str] | None = None,
+) -> dict[str, Any]:
+    """The body of ``POST /games``: without ``players``, the fewest seats that hold the bots
+    and the invitees besides the creator."""
+    others = bots + len(invite or [])
+    body: dict[str, Any] = {
+        "preset": preset,
+        "players": players or fewest_players(client, preset, others),
+    }
+    optional = {"bots": bots or None, "bot_level": bot_level, "name": name, "seed": seed}
+    body.update({key: value for key, value in optional.items() if value is not None})
+    if invite:
+        body["invite"] = invite
+    if private:
+        body["private"] = True
+    if single:
+        body["rules"] = {"match": "single"}
+    return body
+
+
+def show_created(client: Api, view: dict[str, Any]) -> None:
+    """A new game's id, who is invited, how others join, and the game."""
+    out.print(Text(f"Created game {view['id']}", style="bold"))
+    invited = render.invited_seats(view)
+    if invited:
+        out.print(Text(f"Invited: {', '.join(invited)}"))
+    if render.open_seats(view):
+        out.print(f"Others join with:  domino join {view['id']}")
+        # the web client's join link: the local runtime serves the page beside the API
+        out.print(f"or in a browser:   {client.base}/?join={quote(view['id'], safe='')}")
+    render.render_game(out, view)
+
+
 @app.command()
 def new(
-    preset: Annotated[str, typer.Argument(help="A preset id: clasico, dos-jugadores, …")],
-    players: Annotated[
-        int | None, typer.Option(help="Seats; default: the fewest the preset allows.")
-    ] = None,
-    bots: Annotated[int, typer.Option(help="Computer players in the last seats.")] = 0,
-    bot_level: Annotated[
-        str | None,
-        typer.Option(help="The bots' level: random, greedy, strategist or expert (the default)."),
-    ] = None,
-    private: Annotated[bool, typer.Option(help="Keep the game out of the open list.")] = False,
-    single: Annotated[bool, typer.Option(help="Play one hand, not a whole match.")] = False,
-    name: Annotated[str | None, typer.Option(help="Your name at this table.")] = None,
+    preset: Preset,
+    players: Players = None,
+    bots: Bots = 0,
+    bot_level: BotLevel = None,
+    private: Private = False,
+    single: Single = False,
+    name: TableName = None,
     seed: Annotated[int | None, typer.Option(hidden=True, help="Dev mode: fixed shuffles.")] = None,
     as_json: AsJson = False,
 ) -> None:
     """Create a game; you take seat 0."""
     client = api()
     with reported():
-        body: dict[str, Any] = {
-            "preset": preset,
-            "players": players or fewest_players(client, preset, bots),
-        }
-        optional = {"bots": bots or None, "bot_level": bot_level, "name": name, "seed": seed}
-        body.update({key: value for key, value in optional.items() if value is not None})
-        if private:
-            body["private"] = True
-        if single:
-            body["rules"] = {"match": "single"}
+        body = game_body(
+            client,
+            preset,
+            players=players,
+            bots=bots,
+            bot_level=bot_level,
+            private=private,
+            single=single,
+            name=name,
+            seed=seed,
+        )
         view = client.post("/games", body)
     if as_json:
         print_json(view)
+    else:
+        show_created(client, view)
+
+
+@app.command()
+def invite(
+    preset: Preset,
+    player_ids: Annotated[list[str], typer.Argument(metavar="PLAYER_ID", help="Who to invite.")],
+    players: Players = None,
+    bots: Bots = 0,
+    bot_level: BotLevel = None,
+    private: Private = False,
+    single: Single = False,
+    name: TableName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Create a game with seats kept for the players you invite; you take seat 0."""
+    client = api()
+    with reported():
+        body = game_body(
+            client,
+            preset,
+            players=players,
+            bots=bots,
+            bot_level=bot_level,
+            private=private,
+            single=single,
+            name=name,
+            invite=player_ids,
+        )
+        view = client.post("/games", body)
+    if as_json:
+        print_json(view)
+    else:
+        show_created(client, view)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def decline(game: GameId, as_json: AsJson = False) -> None:
+    """Decline an invitation: your reserved seat is freed."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/decline", {})
+    if as_json:
+        print_json(view)
+    else:
+        out.print(f"Declined the invitation to game {view['id']}.")
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def rematch(game: GameId, as_json: AsJson = False) -> None:
+    """The next match of a finished game with the same players: made, or the one made already."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/rematch", {})
+    if as_json:
+        print_json(view)
         return
-    out.print(Text(f"Created game {view['id']}", style="bold"))
-    if render.open_seats(view):
-        out.print(f"Others join with:  domino join {view['id']}")
-        # the web client's join link: the local runtime serves the page beside the API
-        out.print(f"or in a browser:   {client.base}/?join={quote(view['id'], safe='')}")
+    out.print(Text(f"Rematch: game {view['id']}", style="bold"))
     render.render_game(out, view)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def emote(
+    game: GameId,
+    which: Annotated[Emote, typer.Argument(metavar="EMOTE", help="What to say.")],
+) -> None:
+    """Send an emote to the table (at most one every 3 seconds)."""
+    client = api()
+    with reported():
+        client.post(f"{game_path(game)}/emotes", {"emote": which.value})
+    out.print(f"Sent {which.value}.")
+
+
+#: the most rows one page of a list holds (the API's ``limit`` maximum)
+PAGE_LIMIT = 100
+Limit = Annotated[int, typer.Option(min=1, help="How many rows at most.")]
+
+
+def collect(client: Api, path: str, key: str, limit: int) -> dict[str, Any]:
+    """Up to ``limit`` rows of a paged list: the last page's answer, its ``key`` holding every
+    row read, and its ``next`` cursor."""
+    rows: list[Any] = []
+    cursor = None
+    while True:
+        page = client.get(path, limit=min(limit - len(rows), PAGE_LIMIT), cursor=cursor)
+        rows += page[key]
+        cursor = page.get("next")
+        if not cursor or len(rows) >= limit:
+            return {**page, key: rows}
+
+
+@app.command()
+def opponents(limit: Limit = 20, as_json: AsJson = False) -> None:
+    """The people you have played finished matches with, most recent first."""
+    client = api()
+    with reported():
+        answer = collect(client, "/me/opponents", "opponents", limit)
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_opponents(out, answer["opponents"])
+
+
+@app.command()
+def top(
+    pool: Annotated[str, typer.Argument(help="A pool, preset:players (dos-jugadores:2).")],
+    limit: Limit = 20,
+    me: Annotated[bool, typer.Option("--me", help="Your own rating and rank too.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """A pool's leaderboard, highest first (provisional ratings are left out)."""
+    client = api()
+    path = f"/leaderboards/{quote(pool, safe=':')}"
+    with reported():
+        answer = collect(client, path, "players", limit)
+        mine = client.get(f"{path}/me") if me else None
+    if as_json:
+        print_json(answer | ({"me": mine} if mine is not None else {}))
+        return
+    render.render_leaderboard(out, answer)
+    if mine is not None:
+        render.render_my_rank(out, mine)
+
+
+@app.command()
+def player(
+    player_id: Annotated[str, typer.Argument(help="The player's id.")], as_json: AsJson = False
+) -> None:
+    """A player's profile: name, ratings per pool and match stats."""
+    client = api()
+    with reported():
+        profile = client.get(f"/players/{quote(player_id, safe='')}")
+    if as_json:
+        print_json(profile)
+    else:
+        render.render_player(out, profile)
 
 
 #: how often ``domino match`` asks whether its ticket was matched
@@ -221,10 +416,8 @@ MATCH_POLL_SECONDS = 1.0
 
 @app.command("match")
 def quick_match(
-    preset: Annotated[str, typer.Argument(help="A preset id: clasico, dos-jugadores, …")],
-    players: Annotated[
-        int | None, typer.Option(help="Seats; default: the fewest the preset allows.")
-    ] = None,
+    preset: Preset,
+    players: Players = None,
     ranked: Annotated[bool, typer.Option(help="Rated, and matched by rating.")] = True,
     wait: Annotated[
         int | None,
@@ -285,12 +478,12 @@ def cancel_search(client: Api, ticket: dict[str, Any]) -> dict[str, Any]:
     return dict(client.get(path))
 
 
-def fewest_players(client: Api, preset: str, bots: int) -> int:
-    """The preset's minimum seats, or one more than the bots; an unknown preset is left to the
-    API to refuse (400 invalid_request)."""
+def fewest_players(client: Api, preset: str, others: int) -> int:
+    """The preset's minimum seats, or one more than the ``others`` (bots and invitees); an
+    unknown preset is left to the API to refuse (400 invalid_request)."""
     presets = {entry["id"]: entry for entry in client.get("/rules")["presets"]}
     seats = presets.get(preset, {}).get("players", {"min": 2, "max": 10})
-    return max(int(seats["min"]), min(bots + 1, int(seats["max"])))
+    return max(int(seats["min"]), min(others + 1, int(seats["max"])))
 
 
 @app.command(context_settings=TAKES_A_GAME_ID)

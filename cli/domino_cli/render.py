@@ -1,4 +1,5 @@
-"""What the commands print, with rich: a game view, the lists, the move log, the inbox.
+"""What the commands print, with rich: a game view, the lists, the move log, the inbox, the
+opponents, a leaderboard and a player's profile.
 
 Plain text stays readable without colour (a pipe, a test): a legal tile is also starred and the
 seat on turn is marked with an arrow, not by colour alone.
@@ -44,6 +45,20 @@ def open_seats(view: Mapping[str, Any]) -> list[int]:
     ]
 
 
+def who(name: Any, player: str) -> str:
+    """``Name (player id)``, or the id alone when the name is missing or is the id."""
+    return player if name in (None, "", player) else f"{name} ({player})"
+
+
+def invited_seats(view: Mapping[str, Any]) -> list[str]:
+    """The seats kept for invitees who have not joined yet, each as :func:`who`."""
+    return [
+        who(seat.get("name"), seat["player"])
+        for seat in view.get("seats", [])
+        if seat.get("invited") and seat.get("player")
+    ]
+
+
 def render_game(console: Console, view: Mapping[str, Any]) -> None:
     """The whole view: header, seats, board, the caller's hand and what they may do, the last
     hand's revealed tiles and the match's result."""
@@ -57,7 +72,11 @@ def render_game(console: Console, view: Mapping[str, Any]) -> None:
     console.print(header)
     console.print(seats_table(view))
     if view.get("status") == "waiting":
-        console.print(f"Waiting for players: open seats {open_seats(view)}.", highlight=False)
+        waiting = [f"open seats {open_seats(view)}"] if open_seats(view) else []
+        waiting += [f"invited {', '.join(invited_seats(view))}"] if invited_seats(view) else []
+        console.print(
+            Text("Waiting for players" + (f": {'; '.join(waiting)}." if waiting else "."))
+        )
     else:
         layout = str(rules.get("layout", "line"))
         for line in draw_board(view.get("board") or {}, layout, console.width):
@@ -89,6 +108,7 @@ def seats_table(view: Mapping[str, Any]) -> Table:
     for seat in view.get("seats", []):
         name = seat.get("name") or seat.get("player") or "(open)"
         name += " (bot)" if seat.get("bot") else ""
+        name += " (invited)" if seat.get("invited") else ""
         name += " (you)" if seat["seat"] == you else ""
         row = [
             TURN_MARK if seat["seat"] == view.get("turn") else "",
@@ -189,7 +209,10 @@ def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
         else:
             turn = Text("-")
         names = ", ".join(
-            (s.get("name") or "(open)") + (" (bot)" if s.get("bot") else "") for s in seats
+            (s.get("name") or "(open)")
+            + (" (bot)" if s.get("bot") else "")
+            + (" (invited)" if s.get("invited") else "")
+            for s in seats
         )
         updated = when(game.get("updated_at"))
         table.add_row(game["id"], game["preset"], game["status"], turn, names, updated)
@@ -232,5 +255,83 @@ def render_inbox(console: Console, inbox: Mapping[str, Any]) -> None:
             str(note.get("type", "")),
             str(note.get("game", "")),
             Text(f"{note.get('title', '')}: {note.get('body', '')}"),
+        )
+    console.print(table)
+
+
+def render_opponents(console: Console, opponents: Sequence[Mapping[str, Any]]) -> None:
+    if not opponents:
+        console.print("No opponents yet: nobody you have finished a match with.")
+        return
+    table = Table("name", Column("player", no_wrap=True), "matches", "last played")
+    for opponent in opponents:
+        table.add_row(
+            Text(str(opponent.get("name") or "")),
+            str(opponent["player"]),
+            str(opponent.get("matches", "")),
+            when(opponent.get("last_played")),
+        )
+    console.print(table)
+
+
+def render_leaderboard(console: Console, board: Mapping[str, Any]) -> None:
+    rows = board.get("players", [])
+    if not rows:
+        console.print(f"Nobody has an established rating in {board.get('pool')} yet.")
+        return
+    table = Table(
+        Column("rank", justify="right"),
+        "name",
+        Column("player", no_wrap=True),
+        Column("rating", justify="right"),
+        Column("games", justify="right"),
+        title=f"Leaderboard {board.get('pool')}",
+    )
+    for row in rows:
+        table.add_row(
+            str(row["rank"]),
+            Text(str(row.get("name") or "")),
+            str(row["player"]),
+            str(row["rating"]),
+            str(row.get("games", "")),
+        )
+    console.print(table)
+
+
+def render_my_rank(console: Console, mine: Mapping[str, Any]) -> None:
+    """``You: rating R, rank K, percentile P``; a provisional rating has neither."""
+    line = f"You: rating {mine['rating']}"
+    if mine.get("provisional"):
+        line += f", provisional ({mine.get('games', 0)} rated matches)"
+    else:
+        rank = mine.get("rank")
+        line += f", rank {rank}" if rank is not None else ", rank beyond the top 1000"
+        line += f", percentile {mine.get('percentile')}"
+    console.print(Text(line, style="bold"))
+
+
+def render_player(console: Console, profile: Mapping[str, Any]) -> None:
+    header = Text(who(profile.get("name"), str(profile["player"])), style="bold")
+    if profile.get("since"):
+        header.append(f" · since {when(profile['since'])}", style="dim")
+    console.print(header)
+    stats = profile.get("stats") or {}
+    console.print(
+        Text(
+            f"matches {stats.get('matches', 0)}, wins {stats.get('wins', 0)}, "
+            f"forfeits {stats.get('forfeits', 0)}"
+        )
+    )
+    ratings = profile.get("ratings") or []
+    if not ratings:
+        console.print("No ratings yet.")
+        return
+    table = Table("pool", Column("rating", justify="right"), Column("games", justify="right"), "")
+    for rating in ratings:
+        table.add_row(
+            str(rating["pool"]),
+            str(rating["rating"]),
+            str(rating.get("games", "")),
+            "provisional" if rating.get("provisional") else "",
         )
     console.print(table)
