@@ -340,12 +340,39 @@ class MemoryAccounts:
     def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None:
         with self.lock:
             current = self.profiles.get(player)
-            if current is not None and current.refuses(issued_at):
+            if current is not None and (current.refuses(issued_at) or current.banned_at):
                 raise ProfileDeleted()
             self.profiles[player] = Profile(player, name)
 
+    def banned(self, player: str) -> bool:
+        profile = self.profiles.get(player)
+        return profile is not None and profile.banned_at is not None
+
+    def ban(self, player: str, at: int, reason: str) -> None:
+        with self.lock:
+            current = self.profiles.get(player) or Profile(player)
+            self.profiles[player] = current._replace(banned_at=at)
+
+    def unban(self, player: str) -> bool:
+        with self.lock:
+            current = self.profiles.get(player)
+            if current is None or current.banned_at is None:
+                return False
+            self.profiles[player] = current._replace(banned_at=None)
+            return True
+
+    def rename(self, player: str, name: str, at: int) -> None:
+        with self.lock:
+            current = self.profiles.get(player) or Profile(player)
+            if current.deleted_at is not None:
+                raise ProfileDeleted()
+            self.profiles[player] = current._replace(name=name)
+
     def mark_deleted(self, player: str, at: int) -> None:
         with self.lock:
+            current = self.profiles.get(player)
+            if current is not None and current.banned_at is not None:
+                raise ProfileDeleted()
             self.profiles[player] = Profile(player, None, at)
 
     def game_ids(self, player: str) -> list[str]:

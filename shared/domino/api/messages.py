@@ -168,6 +168,9 @@ SPANISH: dict[str, str] = {
     "player and pool are text, mu and sigma numbers, games a whole number.": (
         "player y pool son texto, mu y sigma números, games un número entero."
     ),
+    "This account has been suspended.": "Esta cuenta está suspendida.",
+    "name is not a name that can be shown.": "name no es un nombre que se pueda mostrar.",
+    "reason is at most {max} characters.": "reason tiene como mucho {max} caracteres.",
     "This account has been deleted; sign in again.": (
         "Esta cuenta se ha borrado; vuelve a iniciar sesión."
     ),

@@ -5,13 +5,21 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
 from domino.api.identity import caller_from_event
+from domino.service.errors import AccountBanned
 from domino.service.values import Caller
 
 __all__ = ["Caller", "caller", "header"]
 
 
 def caller(app: APIGatewayHttpResolver) -> Caller:
-    return caller_from_event(app.current_event.raw_event)
+    """The authenticated caller, unless the operator banned the account: then every token of
+    it is 401, whatever the route (one GetItem of the profile's mark; docs/decisions.md)."""
+    from domino.api.wiring import account_store  # the composition root, built on first use
+
+    found = caller_from_event(app.current_event.raw_event)
+    if account_store().banned(found.player):
+        raise AccountBanned()
+    return found
 
 
 def header(app: APIGatewayHttpResolver, name: str) -> str | None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
     from domino.service.matchmaking import QuickMatch
+    from domino.service.moderation import Moderation
     from domino.service.ports import Channel
     from domino.service.ratings import RatingQueries
     from domino.service.safety import Safety
@@ -304,3 +305,18 @@ def gestures() -> Gestures:
 
     clock = service().commands.writes.clock
     return Gestures(service().store, safety(), connection_store(), socket_gateway(), clock)
+
+
+@lru_cache(maxsize=1)
+def moderation() -> Moderation:
+    """The operator's actions (``domino-admin``: AWS credentials, never an HTTP route)."""
+    from domino.service.moderation import Moderation
+    from domino.store.safety import DynamoSafety
+
+    return Moderation(
+        accounts(),
+        DynamoSafety(table()),
+        rating_store(),
+        quick_match().cancel_search,
+        service().commands.writes.clock,
+    )

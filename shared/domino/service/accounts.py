@@ -122,18 +122,11 @@ class Accounts:
     def delete(self, caller: Caller) -> None:
         """Delete the caller's account (the module's docstring says what goes, in what order)."""
         player = caller.player
-        self.accounts.mark_deleted(player, int(self.clock()))
-        if self.live is not None:
-            self.live.close_all(player)  # a socket admitted later is refused by the tombstone
-        for game_id in self.accounts.game_ids(player):
-            # gone (expired), finished (history stays), or left already: nothing to leave
-            try:
-                self.commands.leave(caller, game_id, LEAVE, None)
-            except NotAPlayer:  # invited, not seated: the reserved seat is freed
-                with contextlib.suppress(GameNotFound, NotInvited):
-                    Invitations(self.commands).decline(caller, game_id, LEAVE, None)
-            except (GameNotFound, GameNotInProgress):
-                pass
+        try:
+            self.accounts.mark_deleted(player, int(self.clock()))
+        except ProfileDeleted:  # banned meanwhile: the ban stands, and so does the account
+            raise AccountDeleted() from None
+        self.vacate(caller)
         for device in self.devices.of_player(player):
             forget(self.devices, self.push, device)  # a phone another account took stays theirs
         if self.ratings is not None:
@@ -141,3 +134,22 @@ class Accounts:
         self.accounts.erase(player)
         if self.identity is not None and caller.issuer == self.identity.issuer:
             self.identity.delete_user(caller.username or player)
+
+    def vacate(self, caller: Caller) -> int:
+        """Close the player's sockets and leave every game they are in as ``POST .../leave``
+        does (steps 2 and 3 of a deletion, and what a ban does): returns how many games."""
+        player = caller.player
+        if self.live is not None:
+            self.live.close_all(player)  # a socket admitted later is refused by the profile
+        left = 0
+        for game_id in self.accounts.game_ids(player):
+            # gone (expired), finished (history stays), or left already: nothing to leave
+            try:
+                self.commands.leave(caller, game_id, LEAVE, None)
+                left += 1
+            except NotAPlayer:  # invited, not seated: the reserved seat is freed
+                with contextlib.suppress(GameNotFound, NotInvited):
+                    Invitations(self.commands).decline(caller, game_id, LEAVE, None)
+            except (GameNotFound, GameNotInProgress):
+                pass
+        return left

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from domino.service.values import GameSeen
 
 __all__ = [
+    "AccountBanned",
     "AccountDeleted",
     "AlreadyJoined",
     "AlreadyMatched",
@@ -123,6 +124,16 @@ class AccountDeleted(DominoError):
     code = "unauthorized"
 
     def __init__(self, message: str = "This account has been deleted; sign in again.") -> None:
+        super().__init__(message)
+
+
+class AccountBanned(DominoError):
+    """The operator banned the caller's account (``domino-admin ban``): every token of it is
+    401, as for any token the API does not take."""
+
+    code = "unauthorized"
+
+    def __init__(self, message: str = "This account has been suspended.") -> None:
         super().__init__(message)
 
 

@@ -121,6 +121,18 @@ class QuickMatch:
         if ticket.status == "matched":
             raise AlreadyMatched(ticket.game)
 
+    def cancel_search(self, player: str) -> bool:
+        """Cancel the player's searching ticket, if they hold one (a ban: False, none)."""
+        ticket_id = self.tickets.searching_ticket(player)
+        ticket = self.tickets.load(ticket_id) if ticket_id is not None else None
+        if ticket is None or ticket.status != "searching":
+            return False
+        try:
+            self.tickets.end(ticket, "cancelled", int(self.clock()))
+        except TicketsTaken:  # matched meanwhile: the ban's leave empties that seat
+            return False
+        return True
+
     def _own(self, caller: Caller, ticket_id: str) -> Ticket:
         ticket = self.tickets.load(ticket_id) if _well_formed(ticket_id) else None
         if ticket is None or ticket.player != caller.player:

@@ -119,6 +119,10 @@ class TicketStore(Protocol):
 
     def open(self, ticket: Ticket) -> None: ...
 
+    def searching_ticket(self, player: str) -> str | None:
+        """The id of the player's searching ticket (None: they hold none)."""
+        ...
+
     def load(self, ticket_id: str) -> Ticket | None: ...
 
     def queue(self, queue: str) -> list[Ticket]:
@@ -313,11 +317,21 @@ class SocketGateway(Protocol):
 class AccountStore(Protocol):
     """Each player's profile and what deleting the account removes
     (``domino.store.accounts.DynamoAccounts``). ``set_name`` raises ``ProfileDeleted`` when the
-    account was deleted after ``issued_at``."""
+    account was deleted after ``issued_at`` or is banned, ``rename`` when it was deleted."""
 
     def profile(self, player: str) -> Profile | None: ...
 
     def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None: ...
+
+    def banned(self, player: str) -> bool: ...
+
+    def ban(self, player: str, at: int, reason: str) -> None: ...
+
+    def unban(self, player: str) -> bool:
+        """False: the player was not banned."""
+        ...
+
+    def rename(self, player: str, name: str, at: int) -> None: ...
 
     def muted(self, player: str) -> tuple[str, ...]:
         """The notification types the player does not want pushed."""
@@ -364,6 +378,10 @@ class SafetyStore(Protocol):
     def known(self, player: str) -> bool: ...
 
     def report(self, report: Report) -> bool: ...
+
+    def reports_of_day(self, day: str) -> list[Report]:
+        """Every report made on ``day`` (``YYYY-MM-DD``), oldest first."""
+        ...
 
     def take_emote_slot(self, player: str, game_id: str, at_ms: int, interval_ms: int) -> int:
         """0: the player may send an emote in the game now; else milliseconds to wait."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from domino.engine import LEVELS
 from domino.store.tickets import Ticket
 
-#: the documented ratings of the bot levels (docs/matchmaking.md: measured by match duels
+#: the documented ratings of the bot levels (docs/decisions.md "Quick match": from duels
 #: between levels); backfill seats the level closest to the people's mean rating
 BOT_RATINGS: dict[str, int] = {"random": 600, "greedy": 800, "strategist": 1400, "expert": 1525}
 assert set(BOT_RATINGS) == set(LEVELS)

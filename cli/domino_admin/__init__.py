@@ -1,0 +1,1 @@
+"""``domino-admin``: the operator's tool (AWS credentials, never the HTTP API)."""

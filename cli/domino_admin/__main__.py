@@ -1,0 +1,3 @@
+from domino_admin.app import main
+
+main()
