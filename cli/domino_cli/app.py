@@ -255,24 +255,17 @@ def new(
     as_json: AsJson = False,
 ) -> None:
     """Create a game; you take seat 0."""
-    client = api()
-    with reported():
-        body = game_body(
-            client,
-            preset,
-            players=players,
-            bots=bots,
-            bot_level=bot_level,
-            private=private,
-            single=single,
-            name=name,
-            seed=seed,
-        )
-        view = client.post("/games", body)
-    if as_json:
-        print_json(view)
-    else:
-        show_created(client, view)
+    post_game(
+        as_json,
+        preset,
+        players=players,
+        bots=bots,
+        bot_level=bot_level,
+        private=private,
+        single=single,
+        name=name,
+        seed=seed,
+    )
 
 
 @app.command()
@@ -288,20 +281,24 @@ def invite(
     as_json: AsJson = False,
 ) -> None:
     """Create a game with seats kept for the players you invite; you take seat 0."""
+    post_game(
+        as_json,
+        preset,
+        players=players,
+        bots=bots,
+        bot_level=bot_level,
+        private=private,
+        single=single,
+        name=name,
+        invite=player_ids,
+    )
+
+
+def post_game(as_json: bool, preset: str, **options: Any) -> None:
+    """``POST /games`` with ``game_body``'s fields, then the game created (or its JSON)."""
     client = api()
     with reported():
-        body = game_body(
-            client,
-            preset,
-            players=players,
-            bots=bots,
-            bot_level=bot_level,
-            private=private,
-            single=single,
-            name=name,
-            invite=player_ids,
-        )
-        view = client.post("/games", body)
+        view = client.post("/games", game_body(client, preset, **options))
     if as_json:
         print_json(view)
     else:

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from botocore.exceptions import ClientError
-
 from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
 
@@ -129,55 +127,41 @@ class DynamoAccounts:
 
     def unban(self, player: str) -> bool:
         """Lift a ban (False: the player was not banned)."""
-        try:
-            self.table.call(
-                self.table.client.update_item,
-                TableName=self.table.name,
-                Key=_key(player),
-                UpdateExpression="REMOVE banned, ban_reason",
-                ConditionExpression="attribute_exists(banned)",
-            )
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
-            return False
-        return True
+        return self.table.conditional(
+            self.table.client.update_item,
+            TableName=self.table.name,
+            Key=_key(player),
+            UpdateExpression="REMOVE banned, ban_reason",
+            ConditionExpression="attribute_exists(banned)",
+        )
 
     def rename(self, player: str, name: str, at: int) -> None:
         """The operator's rename: the name set whatever the player chose, a ban kept; an
         account deleted is not brought back (``ProfileDeleted``)."""
-        try:
-            self.table.call(
-                self.table.client.update_item,
-                TableName=self.table.name,
-                Key=_key(player),
-                UpdateExpression="SET #name = :name, changed = :at",
-                ConditionExpression="attribute_not_exists(deleted)",
-                ExpressionAttributeNames={"#name": "name"},
-                ExpressionAttributeValues=to_attributes({":name": name, ":at": at}),
-            )
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
-            raise ProfileDeleted() from err
+        if not self.table.conditional(
+            self.table.client.update_item,
+            TableName=self.table.name,
+            Key=_key(player),
+            UpdateExpression="SET #name = :name, changed = :at",
+            ConditionExpression="attribute_not_exists(deleted)",
+            ExpressionAttributeNames={"#name": "name"},
+            ExpressionAttributeValues=to_attributes({":name": name, ":at": at}),
+        ):
+            raise ProfileDeleted()
 
     def set_name(self, player: str, name: str, at: int, issued_at: int | None) -> None:
         """The profile with ``name``, unless the account was deleted after ``issued_at`` or is
         banned (``ProfileDeleted``): one conditional PutItem, which replaces a tombstone it
         passes."""
         item = {"pk": player_key(player), "sk": PROFILE_SK, "name": name, "changed": at}
-        try:
-            self.table.call(
-                self.table.client.put_item,
-                TableName=self.table.name,
-                Item=to_attributes(item),
-                ConditionExpression=ALIVE,
-                ExpressionAttributeValues=to_attributes({":issued": issued_at or 0}),
-            )
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
-            raise ProfileDeleted() from err
+        if not self.table.conditional(
+            self.table.client.put_item,
+            TableName=self.table.name,
+            Item=to_attributes(item),
+            ConditionExpression=ALIVE,
+            ExpressionAttributeValues=to_attributes({":issued": issued_at or 0}),
+        ):
+            raise ProfileDeleted()
 
     def muted(self, player: str) -> tuple[str, ...]:
         """The notification types the player does not want pushed."""
@@ -212,17 +196,13 @@ class DynamoAccounts:
             "deleted": at,
             "ttl": at + DELETED_KEPT_SECONDS,
         }
-        try:
-            self.table.call(
-                self.table.client.put_item,
-                TableName=self.table.name,
-                Item=to_attributes(item),
-                ConditionExpression="attribute_not_exists(banned)",
-            )
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
-            raise ProfileDeleted() from err
+        if not self.table.conditional(
+            self.table.client.put_item,
+            TableName=self.table.name,
+            Item=to_attributes(item),
+            ConditionExpression="attribute_not_exists(banned)",
+        ):
+            raise ProfileDeleted()
 
     def game_ids(self, player: str) -> list[str]:
         """Every game the player has a membership item for (no cap: deletion needs them all)."""

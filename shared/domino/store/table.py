@@ -89,6 +89,16 @@ class Table:
                 self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
         return response
 
+    def conditional(self, fn: Callable[..., Any], **kwargs: Any) -> bool:
+        """``call`` of a conditional write: False when its condition refused it."""
+        try:
+            self.call(fn, **kwargs)
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            return False
+        return True
+
     def query(self, **kwargs: Any) -> Iterator[Item]:
         """Every item a Query matches, page after page, read as they are consumed."""
         while True:
