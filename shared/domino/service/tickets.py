@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from domino.engine import LEVELS
 from domino.store.tickets import Ticket
 
-#: the documented ratings of the bot levels (docs/decisions.md "Quick match": from duels
-#: between levels); backfill seats the level closest to the people's mean rating
-BOT_RATINGS: dict[str, int] = {"random": 600, "greedy": 800, "strategist": 1400, "expert": 1525}
+#: the documented ratings of the bot levels, measured by bench/ratings.py's round robin of
+#: whole matches (docs/decisions.md "Quick match"); backfill seats the level closest to the
+#: people's mean rating
+BOT_RATINGS: dict[str, int] = {"random": 600, "greedy": 736, "strategist": 1361, "expert": 1952}
 assert set(BOT_RATINGS) == set(LEVELS)
 
 
