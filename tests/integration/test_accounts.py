@@ -47,12 +47,18 @@ def items_of(player: str) -> list[str]:
 
 
 def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> None:
-    assert me(api, "acc-ana").ok() == {"player": "acc-ana", "name": "Acc-ana", "mute": []}
+    assert me(api, "acc-ana").ok() == {
+        "player": "acc-ana",
+        "name": "Acc-ana",
+        "mute": [],
+        "locale": None,
+    }
     before = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)["id"]
     assert rename(api, "acc-ana", {"name": "  Ana María 🂡  "}).ok() == {
         "player": "acc-ana",
         "name": "Ana María 🂡",
         "mute": [],
+        "locale": None,
     }
     assert me(api, "acc-ana").ok()["name"] == "Ana María 🂡"
     created = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)
@@ -202,6 +208,7 @@ def test_a_deleted_accounts_token_brings_nothing_back(api: Api) -> None:
         "player": "acc-gone",
         "name": "Acc-gone",
         "mute": [],
+        "locale": None,
     }
     assert rename(api, "acc-gone", {"name": "Back"}, claims=fresh).ok()["name"] == "Back"
     joined = api.call("POST", f"/games/{other}/join", {}, player="acc-gone", claims=fresh)

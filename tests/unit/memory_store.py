@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from domino.store.accounts import Profile, ProfileDeleted
+from domino.store.accounts import NoticeSettings, Profile, ProfileDeleted
 from domino.store.cursors import MINE_CURSOR, decode_cursor, encode_cursor
 from domino.store.devices import Device, Owner
 from domino.store.errors import AlreadyMember, VersionConflict
@@ -326,13 +326,20 @@ class MemoryAccounts:
         self.devices = devices
         self.profiles: dict[str, Profile] = {}
         self.mutes: dict[str, tuple[str, ...]] = {}
+        self.locales: dict[str, str] = {}
         self.lock = threading.Lock()
 
-    def muted(self, player: str) -> tuple[str, ...]:
-        return self.mutes.get(player, ())
+    def notice_settings(self, player: str) -> NoticeSettings:
+        return NoticeSettings(self.mutes.get(player, ()), self.locales.get(player))
 
     def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None:
         self.mutes[player] = types
+
+    def set_locale(self, player: str, locale: str | None, at: int) -> None:
+        if locale is None:
+            self.locales.pop(player, None)
+        else:
+            self.locales[player] = locale
 
     def profile(self, player: str) -> Profile | None:
         return self.profiles.get(player)

@@ -79,12 +79,18 @@ def world() -> World:
 
 def test_the_chosen_name_is_shown_from_then_on(world: World) -> None:
     commands = world.service.commands
-    assert world.accounts.me(ALICE) == {"player": "alice", "name": "Alice", "mute": []}
+    assert world.accounts.me(ALICE) == {
+        "player": "alice",
+        "name": "Alice",
+        "mute": [],
+        "locale": None,
+    }
     before = commands.create(ALICE, NewGame("dos-jugadores", 2)).game_id
     assert world.accounts.change_name(ALICE, ChangeName("Alicia")) == {
         "player": "alice",
         "name": "Alicia",
         "mute": [],
+        "locale": None,
     }
     assert world.accounts.me(ALICE)["name"] == "Alicia"
     after = commands.create(ALICE, NewGame("dos-jugadores", 2))
@@ -155,7 +161,12 @@ def test_a_token_older_than_the_deletion_brings_nothing_back(world: World) -> No
         world.accounts.me(ALICE._replace(issued_at=None))
     # signing in again (a token issued after the deletion) starts afresh
     again = ALICE._replace(issued_at=T0 + 5)
-    assert world.accounts.me(again) == {"player": "alice", "name": "Alice", "mute": []}
+    assert world.accounts.me(again) == {
+        "player": "alice",
+        "name": "Alice",
+        "mute": [],
+        "locale": None,
+    }
     assert world.service.commands.join(again, game, TakeSeat(), None).view["status"] == "playing"
     world.accounts.change_name(again, ChangeName("Alicia"))
     assert world.accounts.me(again)["name"] == "Alicia"

@@ -162,7 +162,9 @@ SPANISH: dict[str, str] = {
         "Aún es pronto para dar un toque: prueba dentro de {seconds} segundos."
     ),
     "One emote every {seconds} seconds.": "Un emote cada {seconds} segundos.",
-    "Nothing to change: send name or mute.": "Nada que cambiar: envía name o mute.",
+    "Nothing to change: send name, mute or locale.": (
+        "Nada que cambiar: envía name, mute o locale."
+    ),
     "mu must be from {min} to {max}.": "mu debe estar entre {min} y {max}.",
     "sigma must be from {min} to {max}.": "sigma debe estar entre {min} y {max}.",
     "player and pool are text, mu and sigma numbers, games a whole number.": (

@@ -342,8 +342,14 @@ class UpdateMeBody(Request[ChangeName]):
     COMMAND = ChangeName
     name: str | None
     mute: list[str] | None
+    locale: str | None
     FIELDS = {
         "name": (optional(name_schema()), None),
+        # the player's one language (inbox, sockets, pushes); null forgets it
+        "locale": (
+            optional(cs.str_schema(pattern=f"^{LOCALE_TAG}$", max_length=MAX_LOCALE)),
+            None,
+        ),
         # the notification types not pushed to the player's devices (inbox and sockets still
         # get them); [] pushes every type again
         "mute": (
@@ -357,12 +363,22 @@ class UpdateMeBody(Request[ChangeName]):
     @classmethod
     def parse(cls, raw: str | None) -> ChangeName:
         body = cls.validate(raw)
-        if getattr(body, "name", None) is None and getattr(body, "mute", None) is None:
-            raise InvalidRequest("Nothing to change: send name or mute.", ["name", "mute"])
+        sent: set[str] = getattr(body, "__pydantic_fields_set__", set())
+        locale = getattr(body, "locale", None)
+        if locale is None and "locale" in sent:
+            locale = ""  # null: forget the chosen language
+        if (
+            getattr(body, "name", None) is None
+            and getattr(body, "mute", None) is None
+            and (locale is None)
+        ):
+            raise InvalidRequest(
+                "Nothing to change: send name, mute or locale.", ["name", "mute", "locale"]
+            )
         mute = getattr(body, "mute", None)
         # the order of NOTIFICATION_TYPES, each once
         muted = None if mute is None else tuple(t for t in NOTIFICATION_TYPES if t in mute)
-        return ChangeName(getattr(body, "name", None), muted)
+        return ChangeName(getattr(body, "name", None), muted, locale)
 
 
 class EmoteBody(Request[SendEmote]):

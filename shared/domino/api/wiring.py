@@ -92,15 +92,16 @@ def offset_clock(path: str) -> Clock:
 def inbox() -> InboxQueries:
     from domino.service.inbox import InboxQueries
     from domino.store.inbox import DynamoInbox
+    from domino.store.reach import DynamoReach
 
-    return InboxQueries(DynamoInbox(table()), device_store())
+    return InboxQueries(DynamoInbox(table()), DynamoReach(table()), service().commands.writes.clock)
 
 
 @lru_cache(maxsize=1)
 def notifier() -> Notifier:
     from domino.service.devices import PushChannel
     from domino.service.inbox import Notifier
-    from domino.service.reach import ChangeReach, ReachConnections, ReachDevices
+    from domino.service.reach import ChangeReach, ReachConnections, ReachDevices, player_locale
     from domino.store.inbox import DynamoInbox
     from domino.store.reach import DynamoReach
 
@@ -114,6 +115,7 @@ def notifier() -> Notifier:
             push(),
             lambda p: len(games.games_on_turn(p)),
             muted=lambda p: reach.of(p).muted,  # read with the devices, in the same query
+            locale=lambda p: player_locale(reach.of(p), None),
         )
     ]
     live_channel = None
@@ -121,7 +123,12 @@ def notifier() -> Notifier:
     if sockets is not None:
         from domino.service.live import LiveChannel
 
-        live_channel = LiveChannel(ReachConnections(connection_store(), reach), sockets, clock)
+        live_channel = LiveChannel(
+            ReachConnections(connection_store(), reach),
+            sockets,
+            clock,
+            locale=lambda p, token: player_locale(reach.of(p), token),
+        )
         channels.append(live_channel)
     return Notifier(DynamoInbox(table()), channels, live_channel, reach)
 

@@ -85,10 +85,12 @@ class Accounts:
         if profile is not None and profile.refuses(caller.issued_at):
             raise AccountDeleted()
         name = profile.name if profile is not None and profile.name else caller.name
+        settings = self.accounts.notice_settings(caller.player)
         return {
             "player": caller.player,
             "name": name,
-            "mute": list(self.accounts.muted(caller.player)),
+            "mute": list(settings.muted),
+            "locale": settings.locale,
         }
 
     def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
@@ -114,10 +116,15 @@ class Accounts:
             name = profile.name if profile is not None and profile.name else caller.name
         if command.mute is not None:
             self.accounts.set_muted(caller.player, command.mute, at)
-            mute = list(command.mute)
-        else:
-            mute = list(self.accounts.muted(caller.player))
-        return {"player": caller.player, "name": name, "mute": mute}
+        if command.locale is not None:
+            self.accounts.set_locale(caller.player, command.locale or None, at)
+        settings = self.accounts.notice_settings(caller.player)
+        return {
+            "player": caller.player,
+            "name": name,
+            "mute": list(settings.muted),
+            "locale": settings.locale,
+        }
 
     def delete(self, caller: Caller) -> None:
         """Delete the caller's account (the module's docstring says what goes, in what order)."""

@@ -130,11 +130,14 @@ class PushChannel:
         push: PushGateway,
         awaiting: Callable[[str], int],
         muted: Callable[[str], tuple[str, ...]] | None = None,
+        locale: Callable[[str], str | None] | None = None,
     ) -> None:
         self.devices = devices
         self.push = push
         self.awaiting = awaiting  # player -> games awaiting their move (the badge)
         self.muted = muted  # player -> the notification types they do not want pushed
+        #: player -> their locale, for devices that have none of their own (no token here)
+        self.locale = locale or (lambda _player: None)
 
     def send(self, note: Note) -> bool:
         devices = self.devices.of_player(note.player)
@@ -145,7 +148,9 @@ class PushChannel:
         badge = self.awaiting(note.player)
         for device in devices:
             # one notification shown per game: the next replaces it, a repeat shows once
-            sent = self.push.publish(device.endpoint, message(note, device, badge), note.game)
+            sent = self.push.publish(
+                device.endpoint, message(note, device, badge, self.locale), note.game
+            )
             if sent:
                 continue
             if self.push.exists(device.endpoint):
@@ -156,7 +161,9 @@ class PushChannel:
             # that let it go at the moment this one took it: the device makes it again
             revived = self.revive(device)
             if revived is not None:
-                self.push.publish(revived.endpoint, message(note, revived, badge), note.game)
+                self.push.publish(
+                    revived.endpoint, message(note, revived, badge, self.locale), note.game
+                )
         return True
 
     def revive(self, device: Device) -> Device | None:
@@ -175,9 +182,13 @@ class PushChannel:
         return revived
 
 
-def message(note: Note, device: Device, badge: int) -> dict[str, Any]:
-    """The SNS message for ``device``: its platform's payload, in its language."""
-    title, body = text(note.type, language_of(device.locale), note.preset, note.detail)
+def message(
+    note: Note, device: Device, badge: int, locale: Callable[[str], str | None] | None = None
+) -> dict[str, Any]:
+    """The SNS message for ``device``: its platform's payload, in the device's own language,
+    else the player's (``locale``)."""
+    chosen = device.locale or (locale(note.player) if locale is not None else None)
+    title, body = text(note.type, language_of(chosen), note.preset, note.detail)
     data = {"game": note.game, "version": str(note.version), "type": note.type}
     if device.platform == "fcm":
         payload: dict[str, Any] = {

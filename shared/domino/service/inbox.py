@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from domino.engine.errors import InvalidInput
+from domino.service.clock import Clock, system_clock
 from domino.service.notices import Notice, notices, seated, ticket_notices
-from domino.service.ports import Channel, DeviceStore, InboxStore, LiveChanges
-from domino.service.reach import ChangeReach
+from domino.service.ports import Channel, InboxStore, LiveChanges, ReachStore
+from domino.service.reach import ChangeReach, player_locale
 from domino.service.texts import language_of, text
 from domino.service.values import Caller, Page
 from domino.store.errors import Unavailable
@@ -116,15 +117,19 @@ class Notifier:
 class InboxQueries:
     """The player's side: their notifications and what they have read."""
 
-    def __init__(self, inbox: InboxStore, devices: DeviceStore | None = None) -> None:
+    def __init__(
+        self, inbox: InboxStore, reach: ReachStore | None = None, clock: Clock = system_clock
+    ) -> None:
         self.inbox = inbox
-        self.devices = devices
+        self.reach = reach  # what the player chose and their devices, in one query
+        self.clock = clock
 
     def language(self, caller: Caller) -> str:
-        """docs/api.md: the locale of the player's latest device, else the token's, else Spanish."""
-        latest = self.devices.of_player(caller.player) if self.devices else []
-        with_locale = [d for d in latest if d.locale]
-        return language_of(with_locale[0].locale if with_locale else caller.locale)
+        """The player's one language (service/reach.py ``player_locale``), as their sockets."""
+        if self.reach is None:
+            return language_of(caller.locale)
+        reach = self.reach.of_player(caller.player, int(self.clock()))
+        return language_of(player_locale(reach, caller.locale))
 
     def page(self, caller: Caller, limit: int, cursor: str | None) -> tuple[Page, int]:
         """A page of the caller's notifications, newest first, and how many are unread."""

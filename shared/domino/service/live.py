@@ -13,7 +13,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from domino.limits import MAX_SOCKETS
@@ -28,6 +28,7 @@ from domino.store.errors import AccountGone, Unavailable
 from domino.store.inbox import Note
 
 PONG = json.dumps({"type": "pong"})
+PlayerLocale = Callable[[str, str | None], str | None]
 #: a connection younger than this that refuses a post is still opening, not gone
 OPENING_SECONDS = 10
 #: admissions of one player's sockets racing each other: how often one reads and tries again,
@@ -125,11 +126,17 @@ class LiveChannel:
     """The notifier's channel to open sockets."""
 
     def __init__(
-        self, connections: ConnectionStore, sockets: SocketGateway, clock: Clock = system_clock
+        self,
+        connections: ConnectionStore,
+        sockets: SocketGateway,
+        clock: Clock = system_clock,
+        locale: PlayerLocale | None = None,
     ) -> None:
         self.connections = connections
         self.sockets = sockets
         self.clock = clock
+        #: (player, a token's locale) -> the player's locale (service/reach.py player_locale)
+        self.locale: PlayerLocale = locale or (lambda _player, token_locale: token_locale)
 
     def send(self, note: Note) -> bool:
         """A change that notified ``note.player``: the notification rides along."""
@@ -146,10 +153,13 @@ class LiveChannel:
             self.connections.remove(player, ended)
             self.sockets.close(ended)
         connections = self.connections.of_player(player, int(self.clock()))
-        for connection_id, locale in connections:
-            notification: dict[str, Any] | None = None
-            if note is not None:
-                notification = note_view(note, False, language_of(locale))
+        notification: dict[str, Any] | None = None
+        if note is not None and connections:
+            # one language on every socket, as in the inbox: a socket's token speaks only when
+            # the player chose none and has no device that does
+            token_locale = next((locale for _, locale in connections if locale), None)
+            notification = note_view(note, False, language_of(self.locale(player, token_locale)))
+        for connection_id, _ in connections:
             message = {
                 "type": "game_changed",
                 "game": game,

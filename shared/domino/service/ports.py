@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from domino.store.records import GameRecord
 
 if TYPE_CHECKING:
-    from domino.store.accounts import Profile
+    from domino.store.accounts import NoticeSettings, Profile
     from domino.store.connections import Ledger
     from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
@@ -333,11 +333,13 @@ class AccountStore(Protocol):
 
     def rename(self, player: str, name: str, at: int) -> None: ...
 
-    def muted(self, player: str) -> tuple[str, ...]:
-        """The notification types the player does not want pushed."""
+    def notice_settings(self, player: str) -> NoticeSettings:
+        """The notification types the player does not want pushed, and their language."""
         ...
 
     def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None: ...
+
+    def set_locale(self, player: str, locale: str | None, at: int) -> None: ...
 
     def mark_deleted(self, player: str, at: int) -> None: ...
 

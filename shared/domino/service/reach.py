@@ -16,6 +16,15 @@ from domino.store.devices import Device, Owner
 from domino.store.reach import Reach
 
 
+def player_locale(reach: Reach, token_locale: str | None) -> str | None:
+    """docs/api.md "One language per player", for the inbox and the sockets alike: the locale
+    chosen with ``PATCH /me``, else the latest device's, else the token's; None: Spanish. A
+    device's own locale changes only that device's pushes."""
+    if reach.locale:
+        return reach.locale
+    return next((d.locale for d in reach.devices if d.locale), None) or token_locale
+
+
 class ChangeReach:
     def __init__(self, store: ReachStore, clock: Clock) -> None:
         self.store = store

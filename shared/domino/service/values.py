@@ -101,6 +101,8 @@ class ChangeName(NamedTuple):
 
     name: str | None = None
     mute: tuple[str, ...] | None = None
+    #: the language chosen for the inbox, sockets and pushes; "" forgets it (``null`` sent)
+    locale: str | None = None
 
 
 class SendEmote(NamedTuple):

@@ -14,10 +14,11 @@ transactions that seat a player or admit a socket check it with the tombstone
 (``alive_since``), so a ban racing a join or a $connect either sees it or refuses it. Only
 ``unban`` removes it; a rename and the player's own ``PATCH /me`` keep it.
 
-The notification types the player muted (``PATCH /me {"mute"}``: not pushed) are their own item,
-``sk=DEVICE!MUTE`` (``types``, comma-separated): it sorts between the sockets ``CONN#`` and the
-devices ``DEVICE#`` (``!`` sorts before ``#``), so the notifier's one query of where a player can
-be reached (store/reach.py) reads it with them, at no extra request.
+The notification types the player muted (``PATCH /me {"mute"}``: not pushed) and the language
+they chose (``PATCH /me {"locale"}``) are their own item, ``sk=DEVICE!MUTE`` (``types``,
+comma-separated, and ``locale``): it sorts between the sockets ``CONN#`` and the devices
+``DEVICE#`` (``!`` sorts before ``#``), so the notifier's one query of where a player can be
+reached (store/reach.py) reads both with them, at no extra request.
 """
 
 from __future__ import annotations
@@ -163,27 +164,41 @@ class DynamoAccounts:
         ):
             raise ProfileDeleted()
 
-    def muted(self, player: str) -> tuple[str, ...]:
-        """The notification types the player does not want pushed."""
+    def notice_settings(self, player: str) -> NoticeSettings:
+        """The notification types the player does not want pushed, and the language chosen."""
         response = self.table.call(
             self.table.client.get_item,
             TableName=self.table.name,
             Key=to_attributes({"pk": player_key(player), "sk": MUTE_SK}),
             ConsistentRead=True,
         )
-        return muted_types(response.get("Item"))
+        return notice_settings(response.get("Item"))
+
+    def muted(self, player: str) -> tuple[str, ...]:
+        return self.notice_settings(player).muted
 
     def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None:
-        """Mute exactly ``types`` (none: the item goes)."""
-        key = {"pk": player_key(player), "sk": MUTE_SK}
-        if not types:
-            self.table.call(
-                self.table.client.delete_item, TableName=self.table.name, Key=to_attributes(key)
-            )
-            return
-        item = {**key, "types": ",".join(types), "changed": at}
+        """Mute exactly ``types`` (none: every type pushed again); the locale is kept."""
+        self._set(player, at, "types", ",".join(types) or None)
+
+    def set_locale(self, player: str, locale: str | None, at: int) -> None:
+        """The language chosen (None: none, the devices' and the token's decide again)."""
+        self._set(player, at, "locale", locale)
+
+    def _set(self, player: str, at: int, attribute: str, value: str | None) -> None:
+        values: dict[str, Any] = {":at": at}
+        update = "SET changed = :at"
+        if value is None:
+            update += f" REMOVE {attribute}"
+        else:
+            update += f", {attribute} = :v"
+            values[":v"] = value
         self.table.call(
-            self.table.client.put_item, TableName=self.table.name, Item=to_attributes(item)
+            self.table.client.update_item,
+            TableName=self.table.name,
+            Key=to_attributes({"pk": player_key(player), "sk": MUTE_SK}),
+            UpdateExpression=update,
+            ExpressionAttributeValues=to_attributes(values),
         )
 
     def mark_deleted(self, player: str, at: int) -> None:
@@ -232,8 +247,17 @@ class DynamoAccounts:
         return len(keys)
 
 
-def muted_types(item: dict[str, Any] | None) -> tuple[str, ...]:
-    """The types a ``DEVICE!MUTE`` item holds (none without one)."""
-    if not item or not item.get("types", {}).get("S"):
-        return ()
-    return tuple(item["types"]["S"].split(","))
+class NoticeSettings(NamedTuple):
+    """What ``PATCH /me`` chose of the player's notifications."""
+
+    muted: tuple[str, ...] = ()  # the types not pushed
+    locale: str | None = None  # their language (None: their devices' or token's)
+
+
+def notice_settings(item: dict[str, Any] | None) -> NoticeSettings:
+    """What a ``DEVICE!MUTE`` item holds (nothing chosen without one)."""
+    if not item:
+        return NoticeSettings()
+    types = item.get("types", {}).get("S")
+    locale = item.get("locale", {}).get("S")
+    return NoticeSettings(tuple(types.split(",")) if types else (), locale or None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domino.store.accounts import MUTE_SK, muted_types
+from domino.store.accounts import MUTE_SK, notice_settings
 from domino.store.connections import CONN_PREFIX, connection, expired, is_open
 from domino.store.devices import DEVICE_PREFIX, Device, device, newest_first
 from domino.store.records import player_key, to_attributes
@@ -23,6 +23,7 @@ class Reach(NamedTuple):
     sockets: list[tuple[str, str | None]]  # open connections: (id, locale)
     expired: tuple[str, ...] = ()  # connections whose token has expired: to close
     muted: tuple[str, ...] = ()  # notification types not pushed (PATCH /me {"mute"})
+    locale: str | None = None  # the language chosen with PATCH /me {"locale"}
 
 
 class DynamoReach:
@@ -39,11 +40,11 @@ class DynamoReach:
         devices: list[Device] = []
         sockets: list[tuple[str, str | None]] = []
         ended: list[str] = []
-        muted: tuple[str, ...] = ()
+        settings = notice_settings(None)
         for item in items:
             key = item["sk"]["S"]
             if key == MUTE_SK:
-                muted = muted_types(item)
+                settings = notice_settings(item)
             elif key.startswith(DEVICE_PREFIX):
                 devices.append(device(player, item))
             elif key.startswith(CONN_PREFIX) and is_open(item, now):
@@ -51,4 +52,4 @@ class DynamoReach:
                     ended.append(connection(item)[0])
                 else:
                     sockets.append(connection(item))
-        return Reach(newest_first(devices), sockets, tuple(ended), muted)
+        return Reach(newest_first(devices), sockets, tuple(ended), *settings)
