@@ -244,3 +244,32 @@ def test_a_player_with_nowhere_to_be_sent_costs_no_outbox_write() -> None:
     table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
     assert table.drain() == 2
     assert not any(n.pushed for n in table.inbox.notes.values())
+
+
+class Recorded:
+    """A channel that keeps every note it is handed."""
+
+    def __init__(self) -> None:
+        self.notes: list[Note] = []
+
+    def send(self, note: Note) -> bool:
+        self.notes.append(note)
+        return True
+
+
+@pytest.mark.parametrize(("hours", "urgent"), [(None, False), (0.5, True), (1, False), (24, False)])
+def test_your_turn_is_urgent_only_in_a_game_of_turns_under_an_hour(
+    hours: float | None, urgent: bool
+) -> None:
+    channel = Recorded()
+    table = Table([channel])
+    made = NewGame("dos-jugadores", 2, turn_timeout_hours=hours, deal=DOS_DEAL)
+    game = table.service.commands.create(ALICE, made).game_id
+    table.service.commands.join(BOB, game, TakeSeat(), None)
+    table.drain()
+    table.play_on(game, {0: ALICE, 1: BOB})
+    table.drain()
+    turns = [n for n in channel.notes if n.type == "your_turn"]
+    assert turns, channel.notes
+    assert {n.urgent for n in turns} == {urgent}
+    assert not any(n.urgent for n in channel.notes if n.type != "your_turn")

@@ -141,14 +141,23 @@ def test_apns_payload() -> None:
     assert set(sent) == {"default", "APNS"}
     assert sent["APNS"] == {
         "aps": {
-            "alert": {"title": "Your turn", "body": "It is your turn in your Dominó clásico game."},
+            "alert": {
+                "title": "Your turn",
+                "body": "It is your turn in your Dominó clásico game.",
+                "title-loc-key": "YOUR_TURN_TITLE",
+                "loc-key": "YOUR_TURN_BODY",
+                "loc-args": ["Dominó clásico"],
+            },
             "badge": 3,
             "sound": "default",
             "thread-id": NOTE.game,
+            "category": "YOUR_TURN",
+            "interruption-level": "active",  # a game without short turns
         },
         "game": NOTE.game,
         "version": "7",
         "type": "your_turn",
+        "url": f"domino://games/{NOTE.game}",
     }
 
 
@@ -160,10 +169,58 @@ def test_fcm_payload_in_spanish_by_default() -> None:
         "title": "Te toca",
         "body": "Es tu turno en la partida de Dominó clásico.",
     }
-    assert v1["data"] == {"game": NOTE.game, "version": "7", "type": "your_turn"}
-    assert v1["android"]["collapse_key"] == NOTE.game
+    data = {
+        "game": NOTE.game,
+        "version": "7",
+        "type": "your_turn",
+        "url": f"domino://games/{NOTE.game}",
+    }
+    assert v1["data"] == data
     assert all(isinstance(v, str) for v in v1["data"].values())  # FCM data is strings
+    assert v1["android"] == {
+        "collapse_key": NOTE.game,
+        "priority": "high",
+        "notification": {
+            "tag": NOTE.game,
+            "channel_id": "turns",
+            "notification_count": 3,
+            "title_loc_key": "YOUR_TURN_TITLE",
+            "body_loc_key": "YOUR_TURN_BODY",
+            "body_loc_args": ["Dominó clásico"],
+        },
+    }
+    assert v1["apns"]["headers"] == {"apns-priority": "10"}
+    assert v1["apns"]["payload"]["aps"]["category"] == "YOUR_TURN"
+    assert {k: v1["apns"]["payload"][k] for k in data} == data
     assert sent["default"] == "Es tu turno en la partida de Dominó clásico."
+
+
+@pytest.mark.parametrize(
+    ("note", "level", "priority"),
+    [
+        (NOTE, "active", "high"),
+        (NOTE._replace(urgent=True), "time-sensitive", "high"),  # a turn under an hour
+        (NOTE._replace(type="reminder"), "time-sensitive", "high"),
+        (NOTE._replace(type="timeout"), "time-sensitive", "high"),
+        (NOTE._replace(type="game_over"), "active", "normal"),
+        (NOTE._replace(type="player_joined", detail="Ana"), "active", "normal"),
+    ],
+)
+def test_what_must_reach_the_player_now_is_time_sensitive_and_high(
+    note: Note, level: str, priority: str
+) -> None:
+    apns = message(note, Device("alice", "p", "apns", "t", "arn", "en", 1), badge=0)["APNS"]
+    assert apns["aps"]["interruption-level"] == level
+    fcm = message(note, Device("alice", "p", "fcm", "t", "arn", "en", 1), badge=0)["GCM"]
+    assert fcm["fcmV1Message"]["message"]["android"]["priority"] == priority
+
+
+def test_the_url_takes_the_apps_scheme_and_loc_args_the_name() -> None:
+    joined = NOTE._replace(type="player_joined", detail="Ana")
+    sent = message(joined, Device("alice", "p", "apns", "t", "arn", "en", 1), 0, scheme="myapp")
+    assert sent["APNS"]["url"] == f"myapp://games/{NOTE.game}"
+    assert sent["APNS"]["aps"]["alert"]["loc-args"] == ["Dominó clásico", "Ana"]
+    assert sent["APNS"]["aps"]["category"] == "PLAYER_JOINED"
 
 
 def test_a_push_reaches_every_device_and_forgets_a_dead_one() -> None:

@@ -68,6 +68,8 @@ class Settings(NamedTuple):
     cognito_user_pool_id: str = ""
     #: ``BOT_BUDGET_MS``: the expert bot's thinking time a move, in ms of wall clock
     bot_budget_ms: float = DEFAULT_BUDGET_MS
+    #: ``APP_URL_SCHEME``: the app's scheme in the URL a push opens (``domino://games/<id>``)
+    app_url_scheme: str = "domino"
     #: ``TIMER_QUEUE_URL``: the timers' SQS delay queue; empty: the sweep alone keeps time
     timer_queue_url: str = ""
 
@@ -119,6 +121,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         ws_endpoint=(env.get("WS_ENDPOINT") or "").strip(),
         cognito_user_pool_id=(env.get("COGNITO_USER_POOL_ID") or "").strip(),
         bot_budget_ms=_budget(env.get("BOT_BUDGET_MS")),
+        app_url_scheme=(env.get("APP_URL_SCHEME") or "").strip() or "domino",
         timer_queue_url=(env.get("TIMER_QUEUE_URL") or "").strip(),
         push_applications={
             platform: (env.get(variable) or "").strip()

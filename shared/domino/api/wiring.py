@@ -116,6 +116,7 @@ def notifier() -> Notifier:
             lambda p: len(games.games_on_turn(p)),
             muted=lambda p: reach.of(p).muted,  # read with the devices, in the same query
             locale=lambda p: player_locale(reach.of(p), None),
+            scheme=settings().app_url_scheme,
         )
     ]
     live_channel = None

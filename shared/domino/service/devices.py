@@ -24,7 +24,7 @@ from domino.limits import DEVICE_ID, MAX_DEVICES
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
-from domino.service.texts import language_of, text
+from domino.service.texts import language_of, preset_name, text
 from domino.service.values import Caller, RegisterDevice
 from domino.store.devices import ClaimLost, Device
 from domino.store.errors import Unavailable
@@ -121,6 +121,29 @@ def forget(devices: DeviceStore, push: PushGateway, device: Device) -> None:
         push.delete(device.endpoint)
 
 
+#: the app's category (APNs) and Android channel of each notification type: the actions an
+#: app offers, and the channel a user may silence (docs/mobile.md lists them)
+PUSH_KINDS: dict[str, tuple[str, str]] = {
+    "your_turn": ("YOUR_TURN", "turns"),
+    "reminder": ("REMINDER", "turns"),
+    "timeout": ("TIMEOUT", "turns"),
+    "nudge": ("NUDGE", "turns"),
+    "player_joined": ("PLAYER_JOINED", "games"),
+    "game_started": ("GAME_STARTED", "games"),
+    "hand_over": ("HAND_OVER", "games"),
+    "game_over": ("GAME_OVER", "games"),
+    "match_found": ("MATCH_FOUND", "matches"),
+    "match_expired": ("MATCH_EXPIRED", "matches"),
+    "invited": ("INVITED", "invitations"),
+    "invite_declined": ("INVITE_DECLINED", "invitations"),
+    "rematch": ("REMATCH", "invitations"),
+}
+#: what must reach the player now: APNs ``time-sensitive`` (through Focus) and FCM ``high``
+URGENT = frozenset({"your_turn", "reminder", "timeout"})
+TIME_SENSITIVE = frozenset({"reminder", "timeout"})
+DEFAULT_URL_SCHEME = "domino"
+
+
 class PushChannel:
     """The notifier's channel to phones: a notification to every device of its player."""
 
@@ -131,6 +154,7 @@ class PushChannel:
         awaiting: Callable[[str], int],
         muted: Callable[[str], tuple[str, ...]] | None = None,
         locale: Callable[[str], str | None] | None = None,
+        scheme: str = DEFAULT_URL_SCHEME,
     ) -> None:
         self.devices = devices
         self.push = push
@@ -138,6 +162,7 @@ class PushChannel:
         self.muted = muted  # player -> the notification types they do not want pushed
         #: player -> their locale, for devices that have none of their own (no token here)
         self.locale = locale or (lambda _player: None)
+        self.scheme = scheme  # the app's URL scheme (template.yaml AppUrlScheme)
 
     def send(self, note: Note) -> bool:
         devices = self.devices.of_player(note.player)
@@ -149,7 +174,7 @@ class PushChannel:
         for device in devices:
             # one notification shown per game: the next replaces it, a repeat shows once
             sent = self.push.publish(
-                device.endpoint, message(note, device, badge, self.locale), note.game
+                device.endpoint, message(note, device, badge, self.locale, self.scheme), note.game
             )
             if sent:
                 continue
@@ -162,7 +187,9 @@ class PushChannel:
             revived = self.revive(device)
             if revived is not None:
                 self.push.publish(
-                    revived.endpoint, message(note, revived, badge, self.locale), note.game
+                    revived.endpoint,
+                    message(note, revived, badge, self.locale, self.scheme),
+                    note.game,
                 )
         return True
 
@@ -183,31 +210,68 @@ class PushChannel:
 
 
 def message(
-    note: Note, device: Device, badge: int, locale: Callable[[str], str | None] | None = None
+    note: Note,
+    device: Device,
+    badge: int,
+    locale: Callable[[str], str | None] | None = None,
+    scheme: str = DEFAULT_URL_SCHEME,
 ) -> dict[str, Any]:
     """The SNS message for ``device``: its platform's payload, in the device's own language,
-    else the player's (``locale``)."""
+    else the player's (``locale``), with what an app keys on: the category or channel of the
+    type, the game's thread, the localisation keys beside the text, the badge, and the URL
+    the app opens (``scheme``: the template's ``AppUrlScheme``)."""
     chosen = device.locale or (locale(note.player) if locale is not None else None)
     title, body = text(note.type, language_of(chosen), note.preset, note.detail)
-    data = {"game": note.game, "version": str(note.version), "type": note.type}
+    category, channel = PUSH_KINDS.get(note.type, (note.type.upper(), "games"))
+    key = note.type.upper()
+    urgent = note.type in TIME_SENSITIVE or note.urgent
+    args = [preset_name(note.preset), *([note.detail] if note.detail else [])]
+    data = {
+        "game": note.game,
+        "version": str(note.version),
+        "type": note.type,
+        "url": f"{scheme}://games/{note.game}",
+    }
+    aps = {
+        "alert": {
+            "title": title,
+            "body": body,
+            "title-loc-key": f"{key}_TITLE",
+            "loc-key": f"{key}_BODY",
+            "loc-args": args,
+        },
+        "badge": badge,
+        "sound": "default",
+        "thread-id": note.game,
+        "category": category,
+        # your_turn too in a game of turns under an hour (``urgent``)
+        "interruption-level": "time-sensitive" if urgent else "active",
+    }
     if device.platform == "fcm":
         payload: dict[str, Any] = {
             "fcmV1Message": {
                 "message": {
                     "notification": {"title": title, "body": body},
                     "data": data,
-                    "android": {"collapse_key": note.game, "notification": {"tag": note.game}},
+                    "android": {
+                        "collapse_key": note.game,
+                        "priority": "high" if note.type in URGENT else "normal",
+                        "notification": {
+                            "tag": note.game,
+                            "channel_id": channel,
+                            "notification_count": badge,
+                            "title_loc_key": f"{key}_TITLE",
+                            "body_loc_key": f"{key}_BODY",
+                            "body_loc_args": args,
+                        },
+                    },
+                    "apns": {
+                        "headers": {"apns-priority": "10" if note.type in URGENT else "5"},
+                        "payload": {"aps": aps, **data},
+                    },
                 }
             }
         }
     else:
-        payload = {
-            "aps": {
-                "alert": {"title": title, "body": body},
-                "badge": badge,
-                "sound": "default",
-                "thread-id": note.game,
-            },
-            **data,
-        }
+        payload = {"aps": aps, **data}
     return {"default": body, SNS_KEYS[device.platform]: payload}

@@ -81,6 +81,7 @@ class Notifier:
                 notice.at,
                 notice.preset,
                 notice.detail,
+                urgent=notice.urgent,
             )
             if self.inbox.add(note):
                 written += 1

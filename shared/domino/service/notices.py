@@ -59,6 +59,17 @@ class Notice(NamedTuple):
     at: int
     preset: str
     detail: str | None = None
+    #: a turn of a game whose turns last under an hour: pushed time-sensitive (docs/api.md)
+    urgent: bool = False
+
+
+#: turns shorter than this make ``your_turn`` time-sensitive on iOS (through Focus)
+URGENT_TURN_HOURS = 1
+
+
+def short_turns(record: GameRecord) -> bool:
+    hours = record.config.get("turn_timeout_hours")
+    return hours is not None and float(hours) < URGENT_TURN_HOURS
 
 
 def seated(record: GameRecord) -> list[str]:
@@ -123,7 +134,8 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
     actor = new.actor
 
     def notice(player: str, kind: NoticeType, detail: str | None = None) -> Notice:
-        return Notice(player, kind, new.id, new.version, new.updated_at, new.preset, detail)
+        urgent = kind == "your_turn" and short_turns(new)
+        return Notice(player, kind, new.id, new.version, new.updated_at, new.preset, detail, urgent)
 
     found: list[Notice] = []
     before, now = seated(old), seated(new)
@@ -161,7 +173,15 @@ def _matched(new: GameRecord) -> list[Notice]:
     ]
     if new.status == "playing" and new.turn_player is not None:
         found.append(
-            Notice(new.turn_player, "your_turn", new.id, new.version, new.updated_at, new.preset)
+            Notice(
+                new.turn_player,
+                "your_turn",
+                new.id,
+                new.version,
+                new.updated_at,
+                new.preset,
+                urgent=short_turns(new),
+            )
         )
     return found
 

@@ -80,9 +80,13 @@ def language_of(locale: str | None) -> Language:
     return DEFAULT_LANGUAGE
 
 
+def preset_name(preset: str) -> str:
+    """The name a text gives the game (its preset's; the id of one no longer offered)."""
+    found = PRESETS.get(preset)
+    return found.name if found else preset
+
+
 def text(kind: str, language: Language, preset: str, detail: str | None) -> tuple[str, str]:
     """The title and body of a notification of ``kind``."""
     title, body = TEXTS[kind][language if language in LANGUAGES else DEFAULT_LANGUAGE]
-    found = PRESETS.get(preset)
-    game = found.name if found else preset
-    return title, body.format(game=game, name=detail or "", hand=detail or "")
+    return title, body.format(game=preset_name(preset), name=detail or "", hand=detail or "")

@@ -48,6 +48,9 @@ class Note(NamedTuple):
     preset: str
     detail: str | None = None
     pushed: bool = False
+    #: pushed time-sensitive (a turn of a short-turn game); not stored: only the first delivery
+    #: pushes, and it has the notice's own
+    urgent: bool = False
 
     @property
     def id(self) -> str:
