@@ -1,19 +1,23 @@
 // The web table's entry: it wires the screens (sign-in, the lobby, a game) to the router and
 // the live updates, then draws what the address names. Each screen is a module of its own:
-// signin.js, lobby.js, table.js (with scoreboard.js); header.js, errors.js, nav.js and
+// signin.js, lobby.js (with quickmatch.js and friends.js), table.js (with scoreboard.js,
+// ratings.js and emotes.js), leaderboard.js; header.js, errors.js, nav.js and
 // updates.js serve them all, state.js holds what they share.
 import { API_BASE, session } from "./api.js";
 import { finishSignIn } from "./auth.js";
+import { showEmote } from "./emotes.js";
 import { clearError } from "./errors.js";
 import { language, setLanguage } from "./i18n.js";
+import { openLeaderboard } from "./leaderboard.js";
 import { openLobby, refreshLobby } from "./lobby.js";
-import { currentGameId } from "./nav.js";
+import { currentGameId, currentView } from "./nav.js";
 import { finishHostedSignIn, renderSignIn } from "./signin.js";
 import { hooks, state } from "./state.js";
 import { openGame, refreshGame } from "./table.js";
 import { live, stopPolling } from "./updates.js";
 
-Object.assign(hooks, { route, signIn: renderSignIn, refreshGame, refreshLobby });
+const emote = (message) => showEmote(message.game, message.seat, message.emote);
+Object.assign(hooks, { route, signIn: renderSignIn, refreshGame, refreshLobby, emote });
 
 window.addEventListener("popstate", () => route());
 
@@ -28,8 +32,9 @@ async function route() {
     return;
   }
   if (live.stopped) live.start();
-  const gameId = currentGameId();
-  if (gameId) await openGame(gameId);
+  const view = currentView();
+  if (view === "game") await openGame(currentGameId());
+  else if (view === "leaderboard") await openLeaderboard();
   else await openLobby();
 }
 

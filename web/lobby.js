@@ -1,10 +1,12 @@
-// The lobby: a new game, my games (whose turn), open games to join and the inbox.
+// The lobby: a new game, quick match, invitations to me and the people I played (friends.js),
+// my games (whose turn), open games to join and the inbox.
 import { change, request, session } from "./api.js";
 import { h } from "./dom.js";
 import { attempt, showError } from "./errors.js";
+import { invitesCard, loadFriends, opponentsCard, refreshOpponents } from "./friends.js";
 import { renderHeader } from "./header.js";
 import { t } from "./i18n.js";
-import { currentGameId, go, urlFor } from "./nav.js";
+import { currentView, go, urlFor } from "./nav.js";
 import { main, state } from "./state.js";
 import { quickMatchCard } from "./quickmatch.js";
 import { openGame } from "./table.js";
@@ -16,19 +18,23 @@ export async function openLobby() {
   renderHeader();
   main.replaceChildren(h("p", { class: "loading" }, "…"));
   try {
-    if (!state.presets.length) {
-      const rules = (await request("GET", "/rules")).body;
-      state.presets = rules.presets;
-      state.levels = rules.bot_levels;
-      state.defaultLevel = rules.default_bot_level;
-    }
+    await loadRules();
     await loadLists();
   } catch (err) {
     showError(err);
   }
-  if (currentGameId() || !session()) return; // navigated away meanwhile
+  if (currentView() !== "lobby" || !session()) return; // navigated away meanwhile
   renderLobby();
   startPolling(LOBBY_POLL_MS, refreshLobby);
+}
+
+/** The presets and bot levels (GET /rules), once per page. */
+export async function loadRules() {
+  if (state.presets.length) return;
+  const rules = (await request("GET", "/rules")).body;
+  state.presets = rules.presets;
+  state.levels = rules.bot_levels;
+  state.defaultLevel = rules.default_bot_level;
 }
 
 async function loadLists() {
@@ -43,14 +49,15 @@ async function loadLists() {
     notes: notes.body.notifications,
     unread: notes.body.unread,
   };
+  await loadFriends(state.lists.mine);
 }
 
 export async function refreshLobby() {
-  if (currentGameId() || !session()) return;
+  if (currentView() !== "lobby" || !session()) return;
   try {
     await loadLists();
     // a game opened while the lists were loading (a socket's message racing a create) stays
-    if (currentGameId() || !session()) return;
+    if (currentView() !== "lobby" || !session()) return;
     renderLobby();
   } catch (err) {
     showError(err);
@@ -61,6 +68,8 @@ export async function refreshLobby() {
 function renderLobby() {
   const lobby = main.querySelector(".lobby");
   if (lobby) {
+    lobby.querySelector("#invites").replaceWith(invitesCard());
+    refreshOpponents(lobby.querySelector("#opponents"));
     lobby.querySelector("#my-games").replaceWith(myGamesCard());
     lobby.querySelector("#inbox").replaceWith(inboxCard());
     lobby.querySelector("#open-games").replaceWith(openGamesCard());
@@ -70,8 +79,10 @@ function renderLobby() {
     h(
       "div",
       { class: "lobby" },
+      invitesCard(),
       newGameForm(),
       quickMatchCard(),
+      opponentsCard(),
       myGamesCard(),
       inboxCard(),
       openGamesCard(),

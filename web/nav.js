@@ -1,16 +1,30 @@
-// The page's address: ?game=<id> is a game, ?join=<id> the link shared to join one.
+// The page's address: ?game=<id> is a game, ?join=<id> the link shared to join one, and
+// ?leaderboard=<pool> the leaderboard of a pool (empty: the first pool).
 import { hooks } from "./state.js";
+
+const PAGE_KEYS = ["game", "join", "leaderboard"];
 
 export function currentGameId() {
   const params = new URLSearchParams(location.search);
   return params.get("game") || params.get("join");
 }
 
+/** What the address shows: "game", "leaderboard" or "lobby". */
+export function currentView() {
+  if (currentGameId()) return "game";
+  return new URLSearchParams(location.search).has("leaderboard") ? "leaderboard" : "lobby";
+}
+
+/** The pool the leaderboard's address names ("" for none). */
+export function currentPool() {
+  return new URLSearchParams(location.search).get("leaderboard") || "";
+}
+
 export function urlFor(gameId, key = "game") {
   const params = new URLSearchParams(location.search);
-  params.delete("game");
-  params.delete("join");
-  if (gameId) params.set(key, gameId);
+  for (const name of PAGE_KEYS) params.delete(name);
+  // a leaderboard's pool may be empty (the first pool); a game's id never is
+  if (gameId || (key === "leaderboard" && typeof gameId === "string")) params.set(key, gameId);
   const search = params.toString();
   return location.pathname + (search ? "?" + search : "");
 }
@@ -22,5 +36,11 @@ export function shareLink(gameId) {
 
 export function go(gameId) {
   history.pushState(null, "", urlFor(gameId));
+  hooks.route();
+}
+
+/** The leaderboard of `pool` ("" : the first pool). */
+export function goLeaderboard(pool = "") {
+  history.pushState(null, "", urlFor(pool, "leaderboard"));
   hooks.route();
 }

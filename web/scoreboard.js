@@ -9,7 +9,8 @@ export function seatName(game, seat) {
   return found?.name || found?.player || `#${seat}`;
 }
 
-export function seatsElement(game) {
+/** The seats; `extras(seat)` adds what the table shows beside one (its rating, an emote). */
+export function seatsElement(game, extras = () => []) {
   const you = game.you;
   return h(
     "ul",
@@ -27,6 +28,8 @@ export function seatsElement(game) {
         h("span", { class: "count" }, `${s.tiles} ${t("tiles")}`),
         h("span", { class: "score" }, `${s.score} ${t("score")}`),
         s.chips !== null && s.chips !== undefined ? h("span", { class: "chips" }, `◎ ${s.chips}`) : null,
+        s.invited ? h("span", { class: "invited" }, t("invitedSeat")) : null,
+        extras(s),
       ),
     ),
   );

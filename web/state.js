@@ -12,7 +12,7 @@ export const state = {
   selected: null, // a tile of the hand waiting for its end
   live: "offline",
   busy: false,
-  lists: { mine: [], open: [], notes: [], unread: 0 },
+  lists: { mine: [], open: [], notes: [], unread: 0, opponents: [], invites: [] },
   ticket: null, // the quick match ticket searching from this page
 };
 
@@ -20,10 +20,12 @@ export const main = document.getElementById("main");
 export const errorBox = document.getElementById("error");
 
 /** Set by app.js: route() draws what the address names, signIn() the sign-in screen,
- * refreshGame() and refreshLobby() bring the game shown or the lobby up to date. */
+ * refreshGame() and refreshLobby() bring the game shown or the lobby up to date, emote(message)
+ * shows a socket's emote at the table. */
 export const hooks = {
   route: null,
   signIn: null,
   refreshGame: null,
   refreshLobby: null,
+  emote: null,
 };

@@ -3,10 +3,12 @@
 import { ApiError, change, request, session } from "./api.js";
 import { boardElement, parseTile, tileElement } from "./board.js";
 import { h } from "./dom.js";
+import { emoteBar, emoteBubble } from "./emotes.js";
 import { attempt, showError } from "./errors.js";
 import { renderHeader } from "./header.js";
 import { t } from "./i18n.js";
 import { currentGameId, go, shareLink } from "./nav.js";
+import { poolOf, ratingBadge } from "./ratings.js";
 import { lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
 import { errorBox, main, state } from "./state.js";
 import { startPolling } from "./updates.js";
@@ -163,13 +165,32 @@ function renderGame() {
   );
 
   if (game.status === "waiting") root.append(shareBox(game));
-  root.append(seatsElement(game));
+  const pool = poolOf(game);
+  root.append(
+    seatsElement(game, (s) => [
+      s.player && !s.bot ? ratingBadge(s.player, pool) : null,
+      emoteBubble(game.id, s.seat),
+    ]),
+  );
+  if (you && game.status === "playing") root.append(emoteBar(game.id, you.seat));
   if (!you && game.status === "waiting") {
+    const me = session();
+    const invited = game.seats.some((s) => s.invited && s.player === me.player);
     root.append(
-      h("button", { type: "button", id: "join", onclick: () => attempt(async () => {
-        accept(await change(`/games/${game.id}/join`, { name: session().name }));
-        renderGame();
-      }) }, t("joinThis")),
+      h(
+        "div",
+        { class: "controls" },
+        h("button", { type: "button", id: "join", onclick: () => attempt(async () => {
+          accept(await change(`/games/${game.id}/join`, { name: me.name }));
+          renderGame();
+        }) }, invited ? t("accept") : t("joinThis")),
+        invited
+          ? h("button", { type: "button", id: "decline", class: "ghost", onclick: () => attempt(async () => {
+              await change(`/games/${game.id}/decline`);
+              go(null);
+            }) }, t("decline"))
+          : null,
+      ),
     );
   } else if (!you) {
     root.append(h("p", { class: "note" }, t("spectator")));
@@ -186,7 +207,11 @@ function renderGame() {
   }
 
   if (you && game.status === "playing") root.append(handElement(game, myTurn));
-  if (game.result) root.append(resultElement(game));
+  if (game.result) {
+    const result = resultElement(game);
+    if (you && game.status === "finished") result.append(rematchButton(game));
+    root.append(result);
+  }
   if (game.last_hand) root.append(lastHandElement(game));
   root.append(movesElement(game, state.moves));
   main.replaceChildren(root);
@@ -203,6 +228,25 @@ function fitBoard(root) {
   const width = field.offsetWidth;
   if (width > room) field.style.zoom = String(Math.max(0.4, room / width));
   card.scrollLeft = (card.scrollWidth - card.clientWidth) / 2;
+}
+
+/** The next match: "Rematch" asks for it, "Join rematch" once someone has (the same POST,
+ * which answers the game already made); either way the page goes there. */
+function rematchButton(game) {
+  const asked = Boolean(game.rematch);
+  return h(
+    "button",
+    {
+      type: "button",
+      id: "rematch",
+      "data-rematch": game.rematch || "",
+      onclick: () => attempt(async () => {
+        const answer = await change(`/games/${game.id}/rematch`);
+        go(answer.body.id);
+      }),
+    },
+    asked ? t("joinRematch") : t("rematch"),
+  );
 }
 
 function shareBox(game) {

@@ -1,5 +1,5 @@
-// How the page keeps up: the WebSocket's game_changed messages, polling while no socket is
-// open, and the badge that says which.
+// How the page keeps up: the WebSocket's game_changed messages (and the emotes it carries),
+// polling while no socket is open, and the badge that says which.
 import { Live, session } from "./api.js";
 import { t } from "./i18n.js";
 import { currentGameId } from "./nav.js";
@@ -14,10 +14,18 @@ export const live = new Live(onLiveMessage, (value) => {
 let pollTimer = null;
 
 function onLiveMessage(message) {
-  if (message.type !== "game_changed") return;
   const id = currentGameId();
+  if (message.type === "emote") {
+    if (id && message.game === id) hooks.emote(message);
+    return;
+  }
+  if (message.type !== "game_changed") return;
   if (id && message.game === id) {
     if (!state.game || message.version > state.game.version) hooks.refreshGame();
+  } else if (id && message.notification?.type === "rematch" && state.game?.id === id && state.game.status === "finished") {
+    // the finished game shown now names its rematch ("Join rematch"); its own game_changed
+    // (it is marked one version on) says so too, whichever of the two arrives first
+    hooks.refreshGame();
   } else if (!id) {
     hooks.refreshLobby();
   }
