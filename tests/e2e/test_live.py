@@ -124,12 +124,14 @@ def test_a_game_reaches_the_players_sockets(runtime: Runtime, sockets: Any) -> N
     joined_note = next(m for m in told if kinds([m]) == {"player_joined"})["notification"]
     assert joined_note["body"] == "Bob se ha sentado en tu partida de Dominó para dos jugadores."
     (bobs,) = receive(bob_ws, lambda ms: len(ms) == 1)
-    assert bobs == {
+    assert {k: bobs[k] for k in ("type", "game", "version", "notification")} == {
         "type": "game_changed",
         "game": game["id"],
         "version": 2,
         "notification": None,
     }
+    # the view his GET gives at that version, so the phone redraws without reading
+    assert bobs["view"] == joined and bobs["moves"] == []
 
     # a move that hands the turn on: the next player's socket is told it is their turn
     seats = {
@@ -159,6 +161,12 @@ def test_a_game_reaches_the_players_sockets(runtime: Runtime, sockets: Any) -> N
     assert told[-1]["notification"]["type"] == "your_turn"
     mine = receive(mover_ws, lambda ms: any(arrived(m) for m in ms))
     assert mine[-1]["notification"] is None  # the mover made the change
+    assert mine[-1]["view"] == out  # what the mover's POST answered
+    assert (
+        told[-1]["view"]
+        == runtime.request("GET", f"/games/{game['id']}", token=seats[out["turn"]][0])[2]
+    )
+    assert mine[-1]["moves"] == told[-1]["moves"] and mine[-1]["moves"][-1]["action"] == move[0]
 
 
 def test_every_socket_of_a_player_gets_the_messages(runtime: Runtime, sockets: Any) -> None:

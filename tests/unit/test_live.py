@@ -270,9 +270,15 @@ def test_every_change_reaches_every_seated_players_sockets_once() -> None:
     assert {m["notification"]["type"] for m in to_alice} == {"player_joined", "game_started"}
     assert all(m["type"] == "game_changed" and m["version"] == 2 for m in to_alice)
     assert to_alice[0]["notification"]["title"] in ("New player", "Game on")  # her language
-    assert sockets.sent["b-web"] == [
-        {"type": "game_changed", "game": game.game_id, "version": 2, "notification": None}
-    ]
+    [to_bob] = sockets.sent["b-web"]
+    assert {k: to_bob[k] for k in ("type", "game", "version", "notification")} == {
+        "type": "game_changed",
+        "game": game.game_id,
+        "version": 2,
+        "notification": None,
+    }
+    assert to_bob["view"] == table.service.queries.get(BOB, game.game_id).view
+    assert to_bob["moves"] == []
     table.read = 0
     table.drain()  # redelivered: the notifications are sent already
     assert len(sockets.sent["a-phone"]) == 2
@@ -292,3 +298,44 @@ def test_a_connection_still_opening_is_not_forgotten() -> None:
     sockets.gone.update({"new", "old"})
     LiveChannel(connections, sockets, clock=lambda: float(now)).changed("alice", "g" * 22, 3)
     assert set(connections.items) == {("alice", "new")}
+
+
+def test_a_socket_carries_the_readers_view_and_the_moves_since_the_last_version() -> None:
+    """docs/api.md "What a phone is sent": each seated player's view, exactly as GET answers
+    it (their own hand only), and the move records since the previous version."""
+    connections, sockets = Connections(), Sockets()
+    connections.add("alice", "a-phone", 0, None)
+    connections.add("bob", "b-web", 0, None)
+    table = Table()
+    channel = LiveChannel(connections, sockets)
+    table.notifier = Notifier(MemoryInbox(), [channel], channel)
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    table.drain()
+    table.service.commands.move(BOB, game.game_id, MakeMove("play", "6-6"), None)
+    table.drain()
+    for player, caller, socket in (("alice", ALICE, "a-phone"), ("bob", BOB, "b-web")):
+        last = sockets.sent[socket][-1]
+        assert last["version"] == 3, player
+        assert last["view"] == table.service.queries.get(caller, game.game_id).view, player
+        page = table.service.queries.moves(caller, game.game_id, after=0)
+        assert last["moves"] == page.moves and [m["tile"] for m in last["moves"]] == ["6-6"]
+    bob_hand = set(table.service.queries.get(BOB, game.game_id).view["you"]["hand"])
+    to_alice = json.dumps(sockets.sent["a-phone"])
+    assert not any(f'"{tile}"' in to_alice for tile in bob_hand)  # never another hand
+
+
+def test_a_message_past_32_kb_leaves_the_view_to_a_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    import domino.service.live as live_module
+
+    monkeypatch.setattr(live_module, "MAX_MESSAGE_BYTES", 200)
+    connections, sockets = Connections(), Sockets()
+    connections.add("bob", "b-web", 0, None)
+    table = Table()
+    channel = LiveChannel(connections, sockets)
+    table.notifier = Notifier(MemoryInbox(), [channel], channel)
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    table.drain()
+    [message] = sockets.sent["b-web"]
+    assert message["view"] is None and message["moves"] is None and message["version"] == 2

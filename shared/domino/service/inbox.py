@@ -58,6 +58,8 @@ class Notifier:
             before = ticket_from_image(old_image) if old_image else None
             return self._tell(ticket_notices(before, ticket))
         old = record_from_image(old_image) if old_image else None
+        if self.live is not None:
+            self.live.begin(old, new)
         found = notices(old, new)
         written = self._tell(found)
         if self.live is not None and old is not None and new.version > old.version:

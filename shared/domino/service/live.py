@@ -16,18 +16,24 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from domino.engine import decode
 from domino.limits import MAX_SOCKETS
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
 from domino.service.inbox import note_view
+from domino.service.loaded import Game
 from domino.service.ports import ConnectionStore, SocketAdmissions, SocketGateway
 from domino.service.texts import language_of
 from domino.service.values import Caller
+from domino.service.views import move_list
 from domino.store.connections import AdmissionLost, token_expired
 from domino.store.errors import AccountGone, Unavailable
 from domino.store.inbox import Note
+from domino.store.records import GameRecord
 
 PONG = json.dumps({"type": "pong"})
+#: API Gateway's largest WebSocket message is 128 KB; docs/api.md sends a view up to 32 KB
+MAX_MESSAGE_BYTES = 32 * 1024
 PlayerLocale = Callable[[str, str | None], str | None]
 #: a connection younger than this that refuses a post is still opening, not gone
 OPENING_SECONDS = 10
@@ -137,6 +143,11 @@ class LiveChannel:
         self.clock = clock
         #: (player, a token's locale) -> the player's locale (service/reach.py player_locale)
         self.locale: PlayerLocale = locale or (lambda _player, token_locale: token_locale)
+        self.change: ChangeViews | None = None
+
+    def begin(self, old: GameRecord | None, new: GameRecord) -> None:
+        """A change of a game: its sockets get views of ``new`` and the moves since ``old``."""
+        self.change = ChangeViews(old, new)
 
     def send(self, note: Note) -> bool:
         """A change that notified ``note.player``: the notification rides along."""
@@ -159,16 +170,60 @@ class LiveChannel:
             # the player chose none and has no device that does
             token_locale = next((locale for _, locale in connections if locale), None)
             notification = note_view(note, False, language_of(self.locale(player, token_locale)))
+        encoded = self._message(player, game, version, notification) if connections else b""
         for connection_id, _ in connections:
-            message = {
-                "type": "game_changed",
-                "game": game,
-                "version": version,
-                "notification": notification,
-            }
-            if not self.sockets.post(connection_id, json.dumps(message).encode()):
+            if not self.sockets.post(connection_id, encoded):
                 # gone without a $disconnect; but a connection still opening is refused too
                 # (its $connect has not answered yet): that one stays
                 now = int(self.clock())
                 self.connections.remove(player, connection_id, now - OPENING_SECONDS)
         return bool(connections)
+
+    def _message(
+        self, player: str, game: str, version: int, notification: dict[str, Any] | None
+    ) -> bytes:
+        """``game_changed`` with the player's view of the change and the moves since the
+        previous version (docs/api.md "What a phone is sent"); ``view`` and ``moves`` null
+        past MAX_MESSAGE_BYTES (the client reads the game) or when no image is at hand."""
+        message: dict[str, Any] = {
+            "type": "game_changed",
+            "game": game,
+            "version": version,
+            "notification": notification,
+            "view": None,
+            "moves": None,
+        }
+        change = self.change
+        if change is not None and change.new.id == game and change.new.version == version:
+            message["view"], message["moves"] = change.of(player)
+        encoded = json.dumps(message).encode()
+        if len(encoded) > MAX_MESSAGE_BYTES:
+            message["view"] = message["moves"] = None
+            encoded = json.dumps(message).encode()
+        return encoded
+
+
+class ChangeViews:
+    """What one change's sockets are sent: the game decoded once from the new image, each
+    player's view and moves built once (a player with several sockets gets the same bytes)."""
+
+    def __init__(self, old: GameRecord | None, new: GameRecord) -> None:
+        self.old = old
+        self.new = new
+        self._game: Game | None = None
+        self._seen: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+
+    def of(self, player: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``player``'s view, as GET /games/{id} answers it, and the moves since the old image,
+        as GET /games/{id}/moves would list them to that player."""
+        if player not in self._seen:
+            if self._game is None:
+                self._game = Game(self.new)
+            game = self._game
+            seat = self.new.seat_of(player)
+            after = 0
+            if self.old is not None and self.old.state:
+                after = decode(self.old.state).next_n - 1
+            held = game.match.moves(seat, after) if game.match is not None else []
+            self._seen[player] = (game.seen_by(player).view, move_list(held, seat))
+        return self._seen[player]

@@ -201,6 +201,10 @@ class LiveChanges(Protocol):
 
     def changed(self, player: str, game: str, version: int) -> None: ...
 
+    def begin(self, old: GameRecord | None, new: GameRecord) -> None:
+        """A change of a game: what its sockets are sent is built from these images."""
+        ...
+
 
 class DeviceStore(Protocol):
     """Each player's devices (``domino.store.devices.DynamoDevices``)."""
