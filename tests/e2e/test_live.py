@@ -222,3 +222,44 @@ def test_an_eleventh_socket_closes_the_players_oldest(runtime: Runtime, sockets:
             continue
         except Exception:  # ConnectionClosed: what we wait for
             break
+
+
+def test_a_phone_that_missed_three_changes_resumes_to_the_right_view(
+    runtime: Runtime, sockets: Any
+) -> None:
+    """docs/api.md "What a phone is sent": after reconnecting, ``resume`` with the versions
+    held brings one game_changed per game that moved on, with the view GET gives now."""
+    (ana_id, ana), (_, ben) = players(runtime, "Ana", "Ben")
+    ben_ws = sockets(ws_url(runtime, ben))
+    body = {"preset": "dos-jugadores", "players": 2, "seed": 11}
+    game = runtime.request("POST", "/games", body, token=ana)[2]["id"]
+    still = runtime.request("POST", "/games", body, token=ana)[2]["id"]  # never changes
+    assert runtime.request("POST", f"/games/{game}/join", {}, token=ben)[0] == 200
+    held = runtime.request("GET", f"/games/{game}", token=ana)[2]["version"]
+    for _ in range(3):  # three changes while ana's phone is away
+        on_turn = runtime.request("GET", f"/games/{game}", token=ana)[2]["turn"]
+        token = (
+            ana
+            if on_turn == runtime.request("GET", f"/games/{game}", token=ana)[2]["you"]["seat"]
+            else ben
+        )
+        you = runtime.request("GET", f"/games/{game}", token=token)[2]["you"]
+        action, move = (
+            ("play", you["legal"][0])
+            if you["legal"]
+            else ("draw" if you["can_draw"] else "pass", {})
+        )
+        assert runtime.request("POST", f"/games/{game}/{action}", move, token=token)[0] == 200
+    now = runtime.request("GET", f"/games/{game}", token=ana)[2]
+    assert now["version"] >= held + 3
+    # ben's socket told of the last change: the notifier is done with it, ana's phone too
+    receive(ben_ws, lambda ms: any(m["version"] == now["version"] for m in ms))
+    ws = sockets(ws_url(runtime, ana))
+    wait_for_connections(runtime, ana_id, 1)
+    ws.send(json.dumps({"action": "resume", "games": {game: held, still: 1}}))
+    (message,) = receive(ws, lambda ms: len(ms) == 1)  # the unchanged game gets none
+    assert message["game"] == game and message["version"] == now["version"]
+    assert message["view"] == now and message["notification"] is None
+    ws.send(json.dumps({"action": "resume", "games": {"not a game": "x"}}))
+    errors = receive(ws, lambda ms: any(m["type"] == "error" for m in ms))
+    assert "at most 100 game ids" in errors[-1]["message"]

@@ -162,6 +162,9 @@ SPANISH: dict[str, str] = {
         "Aún es pronto para dar un toque: prueba dentro de {seconds} segundos."
     ),
     "One emote every {seconds} seconds.": "Un emote cada {seconds} segundos.",
+    "games is an object of at most {max} game ids and the versions held.": (
+        "games es un objeto de como mucho {max} ids de partida y las versiones que tienes."
+    ),
     "Nothing to change: send name, mute or locale.": (
         "Nada que cambiar: envía name, mute o locale."
     ),

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from domino.api.errors import Unauthorized
+from domino.engine.errors import InvalidInput
 from domino.limits import MAX_NAME, MAX_PLAYER_ID, display_name, locale_tag
 from domino.service.errors import AccountDeleted
 from domino.service.live import LiveUpdates
@@ -70,5 +71,20 @@ def handle(event: dict[str, Any], live: LiveUpdates) -> dict[str, Any]:
     if route == "ping":
         pong = live.ping(who, connection, expires)  # None: the token expired, the socket closes
         return {"statusCode": 200, "body": pong} if pong else {"statusCode": 200}
-    error = {"type": "error", "message": 'Unknown action: send {"action": "ping"}.'}
+    if route == "$default":
+        try:
+            body = json.loads(event.get("body") or "null")
+        except (ValueError, RecursionError):
+            body = None
+        if isinstance(body, dict) and body.get("action") == "resume":
+            try:
+                live.resume(who, connection, body.get("games"))
+            except InvalidInput as bad:
+                error = {"type": "error", "message": str(bad)}
+                return {"statusCode": 200, "body": json.dumps(error)}
+            return {"statusCode": 200}
+    error = {
+        "type": "error",
+        "message": 'Unknown action: send {"action": "ping"} or {"action": "resume", "games"}.',
+    }
     return {"statusCode": 200, "body": json.dumps(error)}

@@ -202,7 +202,12 @@ def socket_gateway() -> ApiGatewayConnections | None:
 def live() -> LiveUpdates:
     from domino.service.live import LiveUpdates
 
-    return LiveUpdates(connection_store(), service().commands.writes.clock, socket_gateway())
+    return LiveUpdates(
+        connection_store(),
+        service().commands.writes.clock,
+        socket_gateway(),
+        service().store,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from domino.engine import decode
+from domino.engine.errors import InvalidInput
 from domino.limits import MAX_SOCKETS
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
 from domino.service.inbox import note_view
-from domino.service.loaded import Game
-from domino.service.ports import ConnectionStore, SocketAdmissions, SocketGateway
+from domino.service.loaded import GAME_ID, Game
+from domino.service.ports import ConnectionStore, GameStore, SocketAdmissions, SocketGateway
 from domino.service.texts import language_of
 from domino.service.values import Caller
 from domino.service.views import move_list
@@ -34,6 +35,8 @@ from domino.store.records import GameRecord
 PONG = json.dumps({"type": "pong"})
 #: API Gateway's largest WebSocket message is 128 KB; docs/api.md sends a view up to 32 KB
 MAX_MESSAGE_BYTES = 32 * 1024
+#: games one resume may ask about
+MAX_RESUMED = 100
 PlayerLocale = Callable[[str, str | None], str | None]
 #: a connection younger than this that refuses a post is still opening, not gone
 OPENING_SECONDS = 10
@@ -51,10 +54,41 @@ class LiveUpdates:
         connections: SocketAdmissions,
         clock: Clock = system_clock,
         sockets: SocketGateway | None = None,
+        games: GameStore | None = None,
     ) -> None:
         self.connections = connections
         self.clock = clock
         self.sockets = sockets  # to close a player's oldest connections past MAX_SOCKETS
+        self.games = games  # what ``resume`` reads
+
+    def resume(self, caller: Caller, connection_id: str, known: object) -> int:
+        """``{"action": "resume", "games": {id: version}}`` after a reconnect: one
+        ``game_changed`` for each game that has moved on since the version the client has,
+        with the caller's view (``moves`` null: ``GET /games/{id}/moves?after=`` the last
+        ``n`` it holds lists them). How many were sent; ``InvalidInput`` for a malformed ask."""
+        if (
+            not isinstance(known, dict)
+            or len(known) > MAX_RESUMED
+            or not all(
+                isinstance(g, str) and GAME_ID.fullmatch(g) and type(v) is int and v >= 0
+                for g, v in known.items()
+            )
+        ):
+            raise InvalidInput(
+                "games is an object of at most {max} game ids and the versions held.",
+                max=MAX_RESUMED,
+            )
+        if self.games is None or self.sockets is None:
+            return 0
+        sent = 0
+        for game_id, version in known.items():
+            record = self.games.load(game_id)
+            if record is None or record.version <= version:
+                continue
+            view = Game(record).seen_by(caller.player).view
+            self.sockets.post(connection_id, game_changed(game_id, record.version, None, view))
+            sent += 1
+        return sent
 
     def connect(self, caller: Caller, connection_id: str, expires: int | None = None) -> bool:
         """Admit the connection (False: refused, the player's MAX_SOCKETS sockets all still
@@ -185,22 +219,34 @@ class LiveChannel:
         """``game_changed`` with the player's view of the change and the moves since the
         previous version (docs/api.md "What a phone is sent"); ``view`` and ``moves`` null
         past MAX_MESSAGE_BYTES (the client reads the game) or when no image is at hand."""
-        message: dict[str, Any] = {
-            "type": "game_changed",
-            "game": game,
-            "version": version,
-            "notification": notification,
-            "view": None,
-            "moves": None,
-        }
         change = self.change
         if change is not None and change.new.id == game and change.new.version == version:
-            message["view"], message["moves"] = change.of(player)
+            return game_changed(game, version, notification, *change.of(player))
+        return game_changed(game, version, notification)
+
+
+def game_changed(
+    game: str,
+    version: int,
+    notification: dict[str, Any] | None,
+    view: dict[str, Any] | None = None,
+    moves: list[dict[str, Any]] | None = None,
+) -> bytes:
+    """The ``game_changed`` message; ``view`` and ``moves`` left null past MAX_MESSAGE_BYTES
+    (the client reads the game)."""
+    message: dict[str, Any] = {
+        "type": "game_changed",
+        "game": game,
+        "version": version,
+        "notification": notification,
+        "view": view,
+        "moves": moves,
+    }
+    encoded = json.dumps(message).encode()
+    if len(encoded) > MAX_MESSAGE_BYTES:
+        message["view"] = message["moves"] = None
         encoded = json.dumps(message).encode()
-        if len(encoded) > MAX_MESSAGE_BYTES:
-            message["view"] = message["moves"] = None
-            encoded = json.dumps(message).encode()
-        return encoded
+    return encoded
 
 
 class ChangeViews:
