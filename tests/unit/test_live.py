@@ -254,18 +254,24 @@ def test_a_socket_past_its_tokens_expiry_is_closed_not_posted_to() -> None:
     assert sockets.closed == ["stale", "c-1"]
 
 
-def test_every_change_reaches_every_seated_players_sockets_once() -> None:
-    """A change that notifies a player carries the notification; one that does not, null; a
-    redelivered change sends the notifications no more."""
-    connections, sockets = Connections(), Sockets()
-    connections.add("alice", "a-phone", 0, "en")
-    connections.add("bob", "b-web", 0, None)
+def dealt_duel(connections: Connections, sockets: Sockets) -> tuple[Table, Any]:
+    """A dealt dos-jugadores game whose notifier posts to ``sockets``, its stream drained."""
     table = Table()
     channel = LiveChannel(connections, sockets)
     table.notifier = Notifier(MemoryInbox(), [channel], channel)
     game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
     table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
     table.drain()
+    return table, game
+
+
+def test_every_change_reaches_every_seated_players_sockets_once() -> None:
+    """A change that notifies a player carries the notification; one that does not, null; a
+    redelivered change sends the notifications no more."""
+    connections, sockets = Connections(), Sockets()
+    connections.add("alice", "a-phone", 0, "en")
+    connections.add("bob", "b-web", 0, None)
+    table, game = dealt_duel(connections, sockets)
     to_alice = sockets.sent["a-phone"]
     assert {m["notification"]["type"] for m in to_alice} == {"player_joined", "game_started"}
     assert all(m["type"] == "game_changed" and m["version"] == 2 for m in to_alice)
@@ -306,12 +312,7 @@ def test_a_socket_carries_the_readers_view_and_the_moves_since_the_last_version(
     connections, sockets = Connections(), Sockets()
     connections.add("alice", "a-phone", 0, None)
     connections.add("bob", "b-web", 0, None)
-    table = Table()
-    channel = LiveChannel(connections, sockets)
-    table.notifier = Notifier(MemoryInbox(), [channel], channel)
-    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
-    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
-    table.drain()
+    table, game = dealt_duel(connections, sockets)
     table.service.commands.move(BOB, game.game_id, MakeMove("play", "6-6"), None)
     table.drain()
     for player, caller, socket in (("alice", ALICE, "a-phone"), ("bob", BOB, "b-web")):
@@ -331,11 +332,6 @@ def test_a_message_past_32_kb_leaves_the_view_to_a_read(monkeypatch: pytest.Monk
     monkeypatch.setattr(live_module, "MAX_MESSAGE_BYTES", 200)
     connections, sockets = Connections(), Sockets()
     connections.add("bob", "b-web", 0, None)
-    table = Table()
-    channel = LiveChannel(connections, sockets)
-    table.notifier = Notifier(MemoryInbox(), [channel], channel)
-    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
-    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
-    table.drain()
+    dealt_duel(connections, sockets)
     [message] = sockets.sent["b-web"]
     assert message["view"] is None and message["moves"] is None and message["version"] == 2

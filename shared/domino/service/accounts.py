@@ -50,7 +50,7 @@ from domino.service.ports import (
     RatingStore,
 )
 from domino.service.values import LEAVE, Caller, ChangeName
-from domino.store.accounts import ProfileDeleted
+from domino.store.accounts import Profile, ProfileDeleted
 
 
 class Accounts:
@@ -79,12 +79,20 @@ class Accounts:
         self.ratings = ratings  # the player's ratings leave the leaderboards with them
 
     def me(self, caller: Caller) -> dict[str, Any]:
-        """``{"player", "name", "mute"}``: the name the player chose, else the token's (as the
-        tables show it: ``Player 1234`` for an offensive one), and the types not pushed."""
+        """``{"player", "name", "mute", "locale"}``: the name the player chose, else the
+        token's (as the tables show it: ``Player 1234`` for an offensive one), the types not
+        pushed and the language chosen."""
+        profile = self._profile(caller)
+        return self._answer(caller, profile.name if profile and profile.name else caller.name)
+
+    def _profile(self, caller: Caller) -> Profile | None:
+        """The caller's profile; ``AccountDeleted`` when it refuses their token."""
         profile = self.accounts.profile(caller.player)
         if profile is not None and profile.refuses(caller.issued_at):
             raise AccountDeleted()
-        name = profile.name if profile is not None and profile.name else caller.name
+        return profile
+
+    def _answer(self, caller: Caller, name: str) -> dict[str, Any]:
         settings = self.accounts.notice_settings(caller.player)
         return {
             "player": caller.player,
@@ -96,12 +104,10 @@ class Accounts:
     def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
         """``PATCH /me``: keep ``command.name`` as the caller's display name (seats they take
         from now on show it, and so do their leaderboard rows; seats taken before keep the name
-        they were taken with) and ``command.mute`` as the types not pushed to their devices;
-        either may be left out."""
+        they were taken with), ``command.mute`` as the types not pushed to their devices and
+        ``command.locale`` as their language; any may be left out."""
         at = int(self.clock())
-        profile = self.accounts.profile(caller.player)
-        if profile is not None and profile.refuses(caller.issued_at):
-            raise AccountDeleted()
+        profile = self._profile(caller)
         name = command.name
         if name is not None:
             try:
@@ -118,13 +124,7 @@ class Accounts:
             self.accounts.set_muted(caller.player, command.mute, at)
         if command.locale is not None:
             self.accounts.set_locale(caller.player, command.locale or None, at)
-        settings = self.accounts.notice_settings(caller.player)
-        return {
-            "player": caller.player,
-            "name": name,
-            "mute": list(settings.muted),
-            "locale": settings.locale,
-        }
+        return self._answer(caller, name)
 
     def delete(self, caller: Caller) -> None:
         """Delete the caller's account (the module's docstring says what goes, in what order)."""
