@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -18,6 +19,7 @@ class Inbox:
         self.ws = connect(url, open_timeout=10)
         self.arrived: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
         self.latest: dict[str, int] = {}  # per game, the highest version announced
+        self.messages: list[tuple[float, dict[str, Any]]] = []  # every game_changed, in order
         self.changed = threading.Condition()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -33,6 +35,7 @@ class Inbox:
                     with self.changed:
                         key = (message["game"], message["version"])
                         self.arrived.setdefault(key, (at, message))
+                        self.messages.append((at, message))
                         game = message["game"]
                         self.latest[game] = max(self.latest.get(game, 0), message["version"])
                         self.changed.notify_all()
@@ -48,6 +51,20 @@ class Inbox:
         """Whether a change of ``game`` past ``version`` was announced (within ``within`` s)."""
         with self.changed:
             return self.changed.wait_for(lambda: self.latest.get(game, 0) > version, timeout=within)
+
+    def wait_for(
+        self, wanted: Callable[[dict[str, Any]], bool], within: float
+    ) -> tuple[float, dict[str, Any]] | None:
+        """The first message ``wanted`` accepts, and when it arrived (None: not within
+        ``within`` s): several may share a game and version (``match_found`` and
+        ``your_turn``), which ``wait`` does not tell apart."""
+
+        def first() -> tuple[float, dict[str, Any]] | None:
+            return next(((at, m) for at, m in self.messages if wanted(m)), None)
+
+        with self.changed:
+            self.changed.wait_for(lambda: first() is not None, timeout=within)
+            return first()
 
     def close(self) -> None:
         self.ws.close()
