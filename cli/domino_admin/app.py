@@ -5,7 +5,9 @@ can reach it): list a day's reports, rename a player, ban and unban.
 It reads the stack's table names as the functions do (``TABLE_NAME``, ``IDEMPOTENCY_TABLE``;
 ``--table`` and ``--idempotency-table`` set them) and the WebSocket management endpoint from
 ``WS_ENDPOINT`` (a ban closes the player's sockets through it). ``--local`` points it at
-``make run`` instead: DynamoDB Local on ``--ddb-port``, the runtime's sockets on ``--port``.
+``make run`` instead: DynamoDB Local on ``--ddb-port``, the runtime's sockets on ``--port``,
+and "today" is the runtime's clock (``GET /dev/clock``), which tests and players move on: the
+reports are stamped with it.
 
 Exit codes: 0 done; 1 refused (no such player, a name that cannot be shown); 2 a usage error.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import urllib.request
 from typing import Annotated, Any
 
 import typer
@@ -25,6 +28,8 @@ from rich.text import Text
 EXIT_REFUSED = 1
 #: the local runtime's management API path (local/websocket.py)
 LOCAL_WS_PATH = "/ws"
+#: the local runtime's clock (local/devroutes.py); None when not ``--local``
+local_clock_url: str | None = None
 
 app = typer.Typer(
     name="domino-admin",
@@ -56,7 +61,9 @@ def target(
     ddb_port: Annotated[int, typer.Option(help="With --local: DynamoDB Local's port.")] = 8000,
 ) -> None:
     """Where the tables are: the environment the functions see, or ``--local``."""
+    global local_clock_url
     if local:
+        local_clock_url = f"http://127.0.0.1:{port}/dev/clock"
         os.environ.update(
             {
                 "DEV_MODE": "true",
@@ -105,6 +112,19 @@ def guarded(action: Any, *args: Any) -> Any:
         refuse(str(error))
 
 
+def today() -> datetime.datetime:
+    """Now by the clock the reports were stamped with: ``make run``'s when ``--local`` (it may
+    have been moved on), else the machine's."""
+    if local_clock_url is not None:
+        try:
+            with urllib.request.urlopen(local_clock_url, timeout=5) as answer:
+                offset = float(json.load(answer)["offset"])
+        except (OSError, ValueError, KeyError):
+            offset = 0.0  # the runtime is not up: the machine's clock is the best guess
+        return datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=offset)
+    return datetime.datetime.now(datetime.UTC)
+
+
 @app.command()
 def reports(
     day: Annotated[
@@ -115,7 +135,7 @@ def reports(
     as_json: AsJson = False,
 ) -> None:
     """The reports players made, a day at a time, oldest first."""
-    last = (day or datetime.datetime.now(datetime.UTC)).date()
+    last = (day or today()).date()
     service = moderation()
     found = []
     for back in range(days - 1, -1, -1):
