@@ -15,7 +15,13 @@ from domino.service.matchmaking import QuickMatch
 from domino.service.values import Caller, NewTicket
 from domino.store.ratings import DynamoRatings
 from domino.store.records import to_attributes
-from domino.store.tickets import LIFETIME_SECONDS, DynamoTickets, Ticket, ticket_item
+from domino.store.tickets import (
+    LEASE_SECONDS,
+    LIFETIME_SECONDS,
+    DynamoTickets,
+    Ticket,
+    ticket_item,
+)
 
 from tests.integration.client import Api
 
@@ -110,3 +116,34 @@ def test_an_expired_ticket_tells_its_holder_once(api: Api, ddb_endpoint: str) ->
     _, again = quick.open(caller, ask(1.5))
     assert again != ticket_id
     quick.cancel(caller, again)
+
+
+def test_one_matcher_holds_a_queue_and_looks_again_for_every_ask(ddb_endpoint: str) -> None:
+    tickets = DynamoTickets(wiring.table())
+    queue, now = f"lease-{secrets.token_hex(4)}", int(time.time())
+    seen = tickets.take_queue(queue, "first", now)
+    assert seen is not None
+    assert tickets.take_queue(queue, "second", now) is None  # held: counted as an ask
+    again = tickets.hand_back(queue, "first", seen, now)
+    assert again is not None and again > seen  # asked meanwhile: keeps it for one more pass
+    assert tickets.take_queue(queue, "third", now) is None
+    last = tickets.hand_back(queue, "first", again, now)
+    assert last is not None
+    assert tickets.hand_back(queue, "first", last, now) is None  # nobody asked: let go
+    assert tickets.take_queue(queue, "fourth", now) is not None
+
+
+def test_a_dead_matchers_queue_is_taken_over_once_its_lease_lapses(ddb_endpoint: str) -> None:
+    tickets = DynamoTickets(wiring.table())
+    queue, now = f"lease-{secrets.token_hex(4)}", int(time.time())
+    seen = tickets.take_queue(queue, "dead", now)
+    assert seen is not None
+    assert tickets.take_queue(queue, "early", now + LEASE_SECONDS) is None
+    later = now + LEASE_SECONDS + 1
+    assert tickets.take_queue(queue, "heir", later) is not None
+    # the dead one's late hand-back neither lets go of nor keeps the heir's lease
+    assert tickets.hand_back(queue, "dead", seen, later) is None
+    assert tickets.renew_queue(queue, "dead", later) is None
+    assert tickets.take_queue(queue, "another", later) is None
+    tickets.let_go(queue, "heir")
+    assert tickets.take_queue(queue, "another", later) is not None

@@ -4,18 +4,23 @@ turns a queue's tickets into games.
 Matching runs when a ticket arrives and on each searching ticket's timer (kind ``ticket`` on
 the timers' delay queue, the sub-minute timer the turn deadlines use): every ``POLL_SECONDS``
 while its window still widens towards the others', then when its ``wait_s`` passes (bots) and
-when it expires (24 h). Each round reads the queue's searching tickets (one Query, oldest
-first), picks a group (``tickets.full_group``, else ``tickets.bot_group``), deals the game and
-writes it with every ticket claimed in one transaction; a lost race (another matcher took a
-ticket) reads the queue again. ``match_found`` reaches the players from the new game's item
-and ``match_expired`` from the ticket's, through the stream notifier like every notification.
+when it expires (24 h). One matcher at a time holds a queue (its lease in the store); the
+others only ask it to look again, and it does before letting go. Each round reads the queue's
+searching tickets (one Query, oldest first), picks a group (``tickets.full_group``, else
+``tickets.bot_group``), deals the game and writes it with every ticket claimed in one
+transaction; a ticket gone meanwhile (a cancel, an expiry) reads the queue again.
+``match_found`` reaches the players from the new game's item and ``match_expired`` from the
+ticket's, through the stream notifier like every notification.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+import secrets
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from domino.engine import DEFAULT_BUDGET_MS, resolve_rules
@@ -28,8 +33,14 @@ from domino.service.tickets import Blocked, bot_group, bot_level_for, full_group
 from domino.service.values import Caller, NewTicket
 from domino.service.writes import deal, finish, run_bots
 from domino.store.records import GameRecord, Seat
+from domino.store.tickets import (
+    LEASE_SECONDS,
+    QUEUE_READ_LIMIT,
+    Ticket,
+    TicketsTaken,
+    new_ticket_id,
+)
 from domino.store.tickets import AlreadySearching as StoredSearching
-from domino.store.tickets import Ticket, TicketsTaken, new_ticket_id
 
 #: the timers' kind of a searching ticket's next look (its key is the ticket's id)
 TICKET_TIMER = "ticket"
@@ -37,8 +48,33 @@ TICKET_TIMER = "ticket"
 POLL_SECONDS = 5
 #: after this long every window spans 3,000 points or more: arrivals alone can match it then
 POLL_FOR_SECONDS = 300
-#: rounds of one matching pass (each makes a game or loses a race)
-MAX_ROUNDS = 8
+#: rounds of one matching pass (each makes a game or finds a ticket gone): a queue read's worth
+MAX_ROUNDS = QUEUE_READ_LIMIT // 2
+#: games one matcher writes at once (disjoint tickets, so they never race each other): one
+#: matcher a queue would otherwise make games one transaction after another
+MATCH_WRITERS = 4
+_WRITERS = ThreadPoolExecutor(MATCH_WRITERS, thread_name_prefix="matcher")
+#: how long one matcher (a POST, a timer) holds a queue while tickets keep coming, before it
+#: lets go and leaves them to the next arrival or their timers (``POLL_SECONDS``): a caller's
+#: answer waits for its matcher, so a burst must not keep one caller for the whole queue
+HOLD_SECONDS = 2.0
+
+
+def _next_groups(waiting: list[Ticket], now: float, blocked: Blocked) -> list[list[Ticket]]:
+    """The next games ``waiting`` allows, oldest first and no ticket in two: up to
+    ``MATCH_WRITERS`` full tables, else as many games with bots, else none."""
+    left, groups = list(waiting), list[list[Ticket]]()
+    for pick in (full_group, bot_group):
+        while len(groups) < MATCH_WRITERS:
+            people = pick(left, now, blocked)
+            if people is None:
+                break
+            groups.append(people)
+            taken = {t.id for t in people}
+            left = [t for t in left if t.id not in taken]
+        if groups:
+            return groups
+    return groups
 
 
 def _nobody_blocked(_a: str, _b: str) -> bool:
@@ -142,8 +178,33 @@ class QuickMatch:
     # ------------------------------------------------------------------ the matcher
 
     def match_queue(self, queue: str) -> list[str]:
-        """Make every game the queue's searching tickets allow now; the new games' ids."""
+        """Make every game the queue's searching tickets allow now; the new games' ids (none
+        when another matcher holds the queue: this call's ask makes it look again)."""
+        holder = secrets.token_urlsafe(12)
+        seen = self.tickets.take_queue(queue, holder, int(self.clock()))
+        if seen is None:
+            return []
         made: list[str] = []
+        until = time.monotonic() + HOLD_SECONDS  # wall time: the dev clock may jump
+        try:
+            while time.monotonic() < until:
+                if not self._pass(queue, holder, made, until):
+                    return made  # the lease was lost: its new holder goes on
+                asked = self.tickets.hand_back(queue, holder, seen, int(self.clock()))
+                if asked is None:
+                    return made
+                seen = asked  # tickets came meanwhile (or their timers): look again
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.tickets.let_go(queue, holder)
+            raise
+        self.tickets.let_go(queue, holder)  # still asked: the tickets' timers look again
+        return made
+
+    def _pass(self, queue: str, holder: str, made: list[str], until: float) -> bool:
+        """Read the queue and make its games until none is left or the hold's time is up
+        (``until``, monotonic), holding the lease; False when the lease was lost (held past
+        ``LEASE_SECONDS`` without renewing)."""
         asked: dict[frozenset[str], bool] = {}
 
         def blocked(a: str, b: str) -> bool:  # each pair read once a pass (one BatchGetItem)
@@ -152,21 +213,44 @@ class QuickMatch:
                 asked[pair] = self.blocked(a, b)
             return asked[pair]
 
+        renewed = self.clock()
+        waiting: list[Ticket] | None = None  # one read serves every game it can make
         for _ in range(MAX_ROUNDS):
-            now = self.clock()
-            waiting = self.tickets.queue(queue)
-            people = full_group(waiting, now, blocked)
-            if people is None:
-                people = bot_group(waiting, now, blocked)
-            if people is None:
+            if time.monotonic() >= until:
                 break
-            record = self._deal(people, int(now))
-            try:
-                self.tickets.match(people, record, int(now))
-            except TicketsTaken:
-                continue  # another matcher (or a cancel) took one of them: read again
-            made.append(record.id)
-        return made
+            now = self.clock()
+            if now - renewed >= LEASE_SECONDS / 2:
+                if self.tickets.renew_queue(queue, holder, int(now)) is None:
+                    return False
+                renewed = now
+            if waiting is None:
+                waiting = self.tickets.queue(queue)
+                full_read, made_from_read = len(waiting) >= QUEUE_READ_LIMIT, 0
+            groups = _next_groups(waiting, now, blocked)
+            if not groups:
+                if full_read and made_from_read:
+                    waiting = None  # tickets past the read may match what is left
+                    continue
+                break
+            at = int(now)
+            records = [self._deal(people, at) for people in groups]
+            written = list(_WRITERS.map(self._write, groups, records, [at] * len(groups)))
+            made += [record.id for record, ok in zip(records, written, strict=True) if ok]
+            made_from_read += sum(written)
+            if not all(written):
+                waiting = None  # a cancel or an expiry took a ticket: read again
+                continue
+            taken = {t.id for people in groups for t in people}
+            waiting = [t for t in waiting if t.id not in taken]
+        return True
+
+    def _write(self, people: list[Ticket], record: GameRecord, at: int) -> bool:
+        """Claim ``people``'s tickets for ``record`` and create it: False when one was gone."""
+        try:
+            self.tickets.match(people, record, at)
+        except TicketsTaken:
+            return False
+        return True
 
     def on_timer(self, ticket_id: str) -> None:
         """A searching ticket's next look: expire it, or match its queue and look again."""

@@ -133,6 +133,19 @@ class TicketStore(Protocol):
 
     def match(self, tickets: list[Ticket], record: GameRecord, at: int) -> None: ...
 
+    def take_queue(self, queue: str, holder: str, now: int) -> int | None:
+        """Hold the queue as its one matcher: the asks seen, or None (another holds it and
+        will look again)."""
+        ...
+
+    def renew_queue(self, queue: str, holder: str, now: int) -> int | None: ...
+
+    def hand_back(self, queue: str, holder: str, seen: int, now: int) -> int | None:
+        """Let go of the queue (None) unless asked again since ``seen`` (the new asks)."""
+        ...
+
+    def let_go(self, queue: str, holder: str) -> None: ...
+
 
 class OpponentStore(Protocol):
     """Who met whom in finished matches (``domino.store.opponents.DynamoOpponents``)."""

@@ -11,6 +11,12 @@ game.
   creates the game and every person's membership in one ``TransactWriteItems``: two matchers
   racing for a ticket make one game, and the loser's transaction is cancelled whole
   (``TicketsTaken``), so no game is made with a seat missing or taken twice.
+- ``pk=QUEUE#<queue>, sk=MATCHER`` is the queue's matcher lease: one matcher at a time reads
+  and matches a queue (``take_queue``), and every other arrival only counts an ``asks`` on it,
+  which the holder sees when it hands the queue back (``hand_back``) and answers with another
+  pass. Matchers racing for the oldest tickets would otherwise deal the same group each and
+  cancel all but one transaction (bench/matching.py: 4.4 a game at 1,000 tickets in 10 s). A
+  holder that dies holds the queue at most ``LEASE_SECONDS``; the tickets' timers look again.
 """
 
 from __future__ import annotations
@@ -48,6 +54,11 @@ WINDOW_BASE = 100
 WINDOW_PER_SECOND = 10
 DEFAULT_WAIT_SECONDS = 60
 MAX_WAIT_SECONDS = 86_400
+MATCHER_SK = "MATCHER"
+#: how long a matcher holds its queue without renewing (a dead holder's worst delay)
+LEASE_SECONDS = 10
+#: an idle queue's lease item goes after a day
+LEASE_KEPT_SECONDS = 24 * 3600
 
 
 @dataclass
@@ -140,6 +151,10 @@ class TicketsTaken(StoreError):
 
 def _ticket_key(ticket_id: str) -> dict[str, Any]:
     return to_attributes({"pk": f"TICKET#{ticket_id}", "sk": TICKET_SK})
+
+
+def _lease_key(queue: str) -> dict[str, Any]:
+    return to_attributes({"pk": f"QUEUE#{queue}", "sk": MATCHER_SK})
 
 
 def _marker_key(player: str) -> dict[str, Any]:
@@ -350,3 +365,115 @@ class DynamoTickets:
             if "ConditionalCheckFailed" in codes or "TransactionConflict" in codes:
                 raise TicketsTaken() from err
             raise
+
+    # ------------------------------------------------------------------ the queue's lease
+
+    def _lease(self, queue: str, **update: Any) -> dict[str, Any]:
+        """One conditional UpdateItem of the queue's lease; its new (or, on a failed
+        condition, raised ``ClientError``'s old) attributes."""
+        response = self.table.call(
+            self.table.client.update_item,
+            TableName=self.table.name,
+            Key=_lease_key(queue),
+            ReturnValues="ALL_NEW",
+            ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            **update,
+        )
+        return from_attributes(response.get("Attributes") or {})
+
+    def take_queue(self, queue: str, holder: str, now: int) -> int | None:
+        """Hold ``queue`` as its one matcher: the ``asks`` seen (to hand it back with), or
+        None when another matcher holds it (this ask is counted: that matcher looks again)."""
+        for _ in range(3):
+            try:
+                taken = self._lease(
+                    queue,
+                    UpdateExpression="SET holder = :me, #until = :until, #ttl = :ttl ADD asks :one",
+                    ConditionExpression="attribute_not_exists(holder) OR #until < :now",
+                    ExpressionAttributeNames={"#until": "until", "#ttl": "ttl"},
+                    ExpressionAttributeValues=to_attributes(
+                        {
+                            ":me": holder,
+                            ":until": now + LEASE_SECONDS,
+                            ":ttl": now + LEASE_KEPT_SECONDS,
+                            ":now": now,
+                            ":one": 1,
+                        }
+                    ),
+                )
+                return int(taken["asks"])
+            except ClientError as err:
+                if not _failed_condition(err):
+                    raise
+                old = from_attributes(err.response.get("Item") or {})
+                if old.get("holder") == holder:  # a retry of a write whose reply was lost
+                    return int(old["asks"])
+            try:  # held: ask its holder to look again, unless it let go meanwhile
+                self._lease(
+                    queue,
+                    UpdateExpression="ADD asks :one",
+                    ConditionExpression="attribute_exists(holder) AND #until >= :now",
+                    ExpressionAttributeNames={"#until": "until"},
+                    ExpressionAttributeValues=to_attributes({":now": now, ":one": 1}),
+                )
+                return None
+            except ClientError as err:
+                if not _failed_condition(err):
+                    raise
+        return None  # three hand-overs in a row: the queue is busy, its matcher looks again
+
+    def renew_queue(self, queue: str, holder: str, now: int) -> int | None:
+        """Hold the queue ``LEASE_SECONDS`` more: its ``asks`` now, or None if it was lost."""
+        try:
+            renewed = self._lease(
+                queue,
+                UpdateExpression="SET #until = :until",
+                ConditionExpression="holder = :me",
+                ExpressionAttributeNames={"#until": "until"},
+                ExpressionAttributeValues=to_attributes(
+                    {":me": holder, ":until": now + LEASE_SECONDS}
+                ),
+            )
+        except ClientError as err:
+            if _failed_condition(err):
+                return None
+            raise
+        return int(renewed["asks"])
+
+    def hand_back(self, queue: str, holder: str, seen: int, now: int) -> int | None:
+        """Let go of the queue if nobody asked since ``seen`` (None); else keep it for
+        another pass: the ``asks`` to hand it back with next (None too if it was lost)."""
+        try:
+            self._lease(
+                queue,
+                UpdateExpression="REMOVE holder, #until",
+                ConditionExpression="holder = :me AND asks = :seen",
+                ExpressionAttributeNames={"#until": "until"},
+                ExpressionAttributeValues=to_attributes({":me": holder, ":seen": seen}),
+            )
+            return None
+        except ClientError as err:
+            if not _failed_condition(err):
+                raise
+            old = from_attributes(err.response.get("Item") or {})
+        if old.get("holder") != holder:
+            return None  # held too long: another matcher has the queue now
+        return self.renew_queue(queue, holder, now)
+
+    def let_go(self, queue: str, holder: str) -> None:
+        """Release the queue whatever was asked (a matcher that failed)."""
+        try:
+            self._lease(
+                queue,
+                UpdateExpression="REMOVE holder, #until",
+                ConditionExpression="holder = :me",
+                ExpressionAttributeNames={"#until": "until"},
+                ExpressionAttributeValues=to_attributes({":me": holder}),
+            )
+        except ClientError as err:
+            if not _failed_condition(err):
+                raise
+
+
+def _failed_condition(err: ClientError) -> bool:
+    return bool(err.response["Error"]["Code"] == "ConditionalCheckFailedException")
