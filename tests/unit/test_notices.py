@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from domino.engine import decode
 from domino.service.facade import GameService
 from domino.service.inbox import InboxQueries, Notifier
 from domino.service.notices import notices
@@ -120,6 +121,42 @@ def test_a_whole_match_notifies_each_change_once_in_version_order() -> None:
     for (player, _), note in table.inbox.notes.items():
         if note.type != "timeout":
             assert actors[note.version] != player, note
+
+
+def test_a_turns_notification_names_the_public_move_that_led_to_it() -> None:
+    """docs/api.md "What a phone is sent": "Ana played 6-4", never a drawn tile."""
+    table = Table()
+    game = table.service.commands.create(
+        ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL, seed=9)
+    ).game_id
+    table.service.commands.join(BOB, game, TakeSeat(), None)
+    who = {0: ALICE, 1: BOB}
+    while table.service.queries.get(ALICE, game).view["status"] == "playing":
+        table.play_on(game, who)
+        table.drain()
+    names = {"alice": "Alice", "bob": "Bob"}
+    records = [from_item(n) for _, n in table.store.stream]
+    actors = {r.version: r.actor for r in records}
+    laid: dict[tuple[str, int], set[str]] = {}  # (reader, actor's seat): the plays they saw
+    for record in records:
+        for reader, reader_seat in (("alice", 0), ("bob", 1)):
+            for m in decode(record.state).moves(reader_seat, 0) if record.state else []:
+                if m["action"] == "play":
+                    laid.setdefault((reader, m["seat"]), set()).add(m["tile"])
+    told = [n for n in table.inbox.notes.values() if n.type in ("your_turn", "hand_over")]
+    assert told and all(n.move is not None for n in told)
+    kinds = Counter("tile" if n.move not in ("draw", "pass") else n.move for n in told)
+    assert kinds["tile"] > 0 and kinds["tile"] + kinds["pass"] == len(told)  # a draw keeps the turn
+    for note in told:
+        reader = ALICE if note.player == "alice" else BOB
+        actor = actors[note.version]
+        assert actor is not None and note.by == names[actor], note
+        if note.move != "pass":  # a tile the reader saw the actor lay, never one drawn
+            assert note.move in laid[note.player, 0 if actor == "alice" else 1], note
+    for reader in (ALICE, BOB):  # the inbox tells it too, in the reader's language
+        page, _unread = InboxQueries(table.inbox).page(reader, 100, None)
+        turns = [v for v in page.items if v["type"] == "your_turn"]
+        assert turns and all(v["body"].startswith(("Alice ", "Bob ")) for v in turns)
 
 
 def test_a_draw_that_keeps_the_turn_tells_nobody() -> None:

@@ -137,16 +137,16 @@ def test_device_ids_are_bounded(device_id: str) -> None:
 
 def test_apns_payload() -> None:
     device = Device("alice", "p", "apns", "t", "arn", "en-US", 1)
-    sent = message(NOTE, device, badge=3)
+    sent = message(NOTE._replace(by="Ana", move="6-4"), device, badge=3)
     assert set(sent) == {"default", "APNS"}
     assert sent["APNS"] == {
         "aps": {
             "alert": {
                 "title": "Your turn",
-                "body": "It is your turn in your Dominó clásico game.",
+                "body": "Ana played 6-4. It is your turn in your Classic dominoes game.",
                 "title-loc-key": "YOUR_TURN_TITLE",
-                "loc-key": "YOUR_TURN_BODY",
-                "loc-args": ["Dominó clásico"],
+                "loc-key": "YOUR_TURN_AFTER_PLAY_BODY",
+                "loc-args": ["Classic dominoes", "Ana", "6-4"],
             },
             "badge": 3,
             "sound": "default",
@@ -219,7 +219,7 @@ def test_the_url_takes_the_apps_scheme_and_loc_args_the_name() -> None:
     joined = NOTE._replace(type="player_joined", detail="Ana")
     sent = message(joined, Device("alice", "p", "apns", "t", "arn", "en", 1), 0, scheme="myapp")
     assert sent["APNS"]["url"] == f"myapp://games/{NOTE.game}"
-    assert sent["APNS"]["aps"]["alert"]["loc-args"] == ["Dominó clásico", "Ana"]
+    assert sent["APNS"]["aps"]["alert"]["loc-args"] == ["Classic dominoes", "Ana"]
     assert sent["APNS"]["aps"]["category"] == "PLAYER_JOINED"
 
 
@@ -257,3 +257,37 @@ def test_nobody_without_a_device_costs_a_badge_query() -> None:
     asked: list[str] = []
     PushChannel(Devices_(), Gateway(), awaiting=lambda p: asked.append(p) or 0).send(NOTE)
     assert asked == []
+
+
+@pytest.mark.parametrize(
+    ("move", "language", "body", "key", "args"),
+    [
+        (None, "es", "Es tu turno en la partida de Dominó clásico.", "YOUR_TURN_BODY", []),
+        ("6-4", "es", "Ana jugó el 6-4. Es tu turno", "YOUR_TURN_AFTER_PLAY_BODY", ["Ana", "6-4"]),
+        ("draw", "en", "Ana drew. It is your turn", "YOUR_TURN_AFTER_DRAW_BODY", ["Ana"]),
+        ("pass", "en", "Ana passed. It is your turn", "YOUR_TURN_AFTER_PASS_BODY", ["Ana"]),
+    ],
+)
+def test_a_turns_body_names_the_move_that_led_to_it_on_both_platforms(
+    move: str | None, language: str, body: str, key: str, args: list[str]
+) -> None:
+    note = NOTE._replace(by="Ana" if move else None, move=move)
+    game = "Dominó clásico" if language == "es" else "Classic dominoes"
+    apns = message(note, Device("alice", "p", "apns", "t", "arn", language, 1), 1)["APNS"]
+    fcm = message(note, Device("alice", "q", "fcm", "t", "arn", language, 1), 1)["GCM"]
+    v1 = fcm["fcmV1Message"]["message"]
+    assert apns["aps"]["alert"]["body"].startswith(body)
+    assert v1["notification"]["body"] == apns["aps"]["alert"]["body"]
+    assert apns["aps"]["alert"]["loc-key"] == key == v1["android"]["notification"]["body_loc_key"]
+    assert apns["aps"]["alert"]["loc-args"] == [game, *args]
+    assert v1["android"]["notification"]["body_loc_args"] == [game, *args]
+
+
+def test_every_preset_has_an_english_name() -> None:
+    from domino.engine import PRESETS
+    from domino.service.texts import PRESET_NAMES_EN, preset_name
+
+    assert set(PRESET_NAMES_EN) == set(PRESETS)
+    for preset in PRESETS:
+        assert preset_name(preset, "es") == PRESETS[preset].name
+        assert preset_name(preset, "en") != PRESETS[preset].name

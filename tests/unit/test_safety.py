@@ -99,7 +99,7 @@ def test_a_nudge_mark_notifies_the_player_on_turn_once() -> None:
     stale = record(nudged=4, nudged_at=2000, nudger=0)  # a mark of an earlier turn
     assert notices(old, stale) == []
     _title, body = text("nudge", "en", "dos-jugadores", "Alice")
-    assert body == "Alice is waiting for your move in your Dominó para dos jugadores game."
+    assert body == "Alice is waiting for your move in your Two-player dominoes game."
     assert text("nudge", "es", "dos-jugadores", "Alice")[1].startswith("Alice espera tu jugada")
 
 

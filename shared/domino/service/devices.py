@@ -209,6 +209,22 @@ class PushChannel:
         return revived
 
 
+def body_localisation(note: Note, language: str) -> tuple[str, list[str]]:
+    """The body's localisation key and arguments, for an app that has its own strings:
+    ``YOUR_TURN_BODY`` [game], or after a move ``YOUR_TURN_AFTER_PLAY_BODY`` [game, by, tile]
+    (``_AFTER_DRAW_``, ``_AFTER_PASS_``: [game, by]); ``detail`` (a name, a hand) after the
+    game when the type has one. docs/mobile.md lists them."""
+    key = note.type.upper()
+    args = [preset_name(note.preset, language), *([note.detail] if note.detail else [])]
+    if note.by is None or note.move is None:
+        return f"{key}_BODY", args
+    kind = note.move if note.move in ("draw", "pass") else "play"
+    args.append(note.by)
+    if kind == "play":
+        args.append(note.move)
+    return f"{key}_AFTER_{kind.upper()}_BODY", args
+
+
 def message(
     note: Note,
     device: Device,
@@ -221,11 +237,12 @@ def message(
     type, the game's thread, the localisation keys beside the text, the badge, and the URL
     the app opens (``scheme``: the template's ``AppUrlScheme``)."""
     chosen = device.locale or (locale(note.player) if locale is not None else None)
-    title, body = text(note.type, language_of(chosen), note.preset, note.detail)
+    language = language_of(chosen)
+    title, body = text(note.type, language, note.preset, note.detail, note.by, note.move)
     category, channel = PUSH_KINDS.get(note.type, (note.type.upper(), "games"))
     key = note.type.upper()
     urgent = note.type in TIME_SENSITIVE or note.urgent
-    args = [preset_name(note.preset), *([note.detail] if note.detail else [])]
+    body_key, args = body_localisation(note, language)
     data = {
         "game": note.game,
         "version": str(note.version),
@@ -237,7 +254,7 @@ def message(
             "title": title,
             "body": body,
             "title-loc-key": f"{key}_TITLE",
-            "loc-key": f"{key}_BODY",
+            "loc-key": body_key,
             "loc-args": args,
         },
         "badge": badge,
@@ -261,7 +278,7 @@ def message(
                             "channel_id": channel,
                             "notification_count": badge,
                             "title_loc_key": f"{key}_TITLE",
-                            "body_loc_key": f"{key}_BODY",
+                            "body_loc_key": body_key,
                             "body_loc_args": args,
                         },
                     },

@@ -84,6 +84,8 @@ class Notifier:
                 notice.preset,
                 notice.detail,
                 urgent=notice.urgent,
+                by=notice.by,
+                move=notice.move,
             )
             if self.inbox.add(note):
                 written += 1
@@ -151,7 +153,7 @@ class InboxQueries:
 
 def note_view(note: Note, read: bool, language: str) -> dict[str, Any]:
     """A notification as docs/api.md#notifications lists it."""
-    title, body = text(note.type, language, note.preset, note.detail)
+    title, body = text(note.type, language, note.preset, note.detail, note.by, note.move)
     return {
         "id": note.id,
         "type": note.type,

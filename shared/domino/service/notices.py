@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, get_args
 
-from domino.engine import decode
-from domino.store.records import GameRecord
+from domino.engine import Match, decode
+from domino.store.records import GameRecord, Seat
 from domino.store.tickets import Ticket
 
 NoticeType = Literal[
@@ -61,8 +61,14 @@ class Notice(NamedTuple):
     detail: str | None = None
     #: a turn of a game whose turns last under an hour: pushed time-sensitive (docs/api.md)
     urgent: bool = False
+    #: the public move that led to it, for ``your_turn``, ``hand_over`` and ``game_over``: who
+    #: made it (their name at the table) and what (``6-4``, a play; ``draw``; ``pass``)
+    by: str | None = None
+    move: str | None = None
 
 
+#: the types whose text names the move that led to them ("Ana played 6-4.")
+MOVE_TOLD: frozenset[str] = frozenset(("your_turn", "hand_over", "game_over"))
 #: turns shorter than this make ``your_turn`` time-sensitive on iOS (through Focus)
 URGENT_TURN_HOURS = 1
 
@@ -108,8 +114,31 @@ def declined(old: GameRecord, new: GameRecord) -> list[str]:
     return names
 
 
-def _hand_number(record: GameRecord) -> int:
-    return decode(record.state).hand_number if record.state else 0
+def _decoded(record: GameRecord) -> Match | None:
+    return decode(record.state) if record.state else None
+
+
+#: the move records that name a move another player saw (a leave or a hand's end does not)
+_NAMED_MOVES = ("play", "draw", "pass", "timeout")
+
+
+def last_move(
+    old: Match | None, new: Match | None, seats: list[Seat]
+) -> tuple[str | None, str | None]:
+    """The last public move of the change from ``old`` to ``new``: who (their name at the
+    table) and what (``6-4``, ``draw`` or ``pass``), as anyone may see it (a drawn tile is
+    never named); (None, None) when the change made none."""
+    if new is None:
+        return None, None
+    after = old.next_n - 1 if old is not None else 0
+    for record in reversed(new.moves(None, after)):
+        if record["action"] not in _NAMED_MOVES or record["seat"] is None:
+            continue
+        kind = record.get("move", record["action"])
+        seat = seats[record["seat"]]
+        move = record["tile"] if kind == "play" and "tile" in record else kind
+        return seat.name or seat.player, move
+    return None, None
 
 
 def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
@@ -133,9 +162,15 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
         return []
     actor = new.actor
 
+    old_match, new_match = _decoded(old), _decoded(new)
+    by, move = last_move(old_match, new_match, new.seats)
+
     def notice(player: str, kind: NoticeType, detail: str | None = None) -> Notice:
         urgent = kind == "your_turn" and short_turns(new)
-        return Notice(player, kind, new.id, new.version, new.updated_at, new.preset, detail, urgent)
+        told = (by, move) if kind in MOVE_TOLD and by is not None else (None, None)
+        return Notice(
+            player, kind, new.id, new.version, new.updated_at, new.preset, detail, urgent, *told
+        )
 
     found: list[Notice] = []
     before, now = seated(old), seated(new)
@@ -150,7 +185,8 @@ def notices(old: GameRecord | None, new: GameRecord) -> list[Notice]:
         found += [notice(p, "game_started") for p in others]
     if new.cause == "timeout" and actor is not None:
         found.append(notice(actor, "timeout"))
-    old_hand, new_hand = _hand_number(old), _hand_number(new)
+    old_hand = old_match.hand_number if old_match is not None else 0
+    new_hand = new_match.hand_number if new_match is not None else 0
     if old.status == "playing" and new.status == "finished":
         found += [notice(p, "game_over") for p in others]
     elif old.status == "playing" and new_hand > old_hand:

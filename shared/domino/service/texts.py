@@ -1,9 +1,10 @@
 """What a notification says, in Spanish (the default) and English.
 
-A text names the game by its preset's name and, for ``player_joined`` and ``nudge``, the joiner's
-or the nudger's display name (the host's for ``invited`` and ``rematch``, the invitee's for
-``invite_declined``);
-never a tile (docs/api.md: nothing hidden leaves the server, and no text needs a tile).
+A text names the game by its preset's name in the reader's language and, for ``player_joined``
+and ``nudge``, the joiner's or the nudger's display name (the host's for ``invited`` and
+``rematch``, the invitee's for ``invite_declined``). ``your_turn``, ``hand_over`` and
+``game_over`` begin with the public move that led to them ("Ana played 6-4."): a tile laid on
+the table, never a drawn one (docs/api.md: nothing hidden leaves the server).
 """
 
 from __future__ import annotations
@@ -71,6 +72,29 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+#: how a move is told, before the type's own text: {by} is the player's name, {tile} the tile
+MOVE_TEXTS: dict[str, dict[str, str]] = {
+    "play": {"es": "{by} jugó el {tile}.", "en": "{by} played {tile}."},
+    "draw": {"es": "{by} robó.", "en": "{by} drew."},
+    "pass": {"es": "{by} pasó.", "en": "{by} passed."},
+}
+
+#: the presets' names in English (each preset's own ``name`` is its Spanish one); a test keeps
+#: every preset here
+PRESET_NAMES_EN: dict[str, str] = {
+    "clasico": "Classic dominoes",
+    "dos-jugadores": "Two-player dominoes",
+    "ida-y-vuelta": "There-and-back dominoes",
+    "parejas-111": "The 111 (partners)",
+    "infantil": "Children's dominoes",
+    "multicolor-plus": "Multicolor Plus dominoes",
+    "buho21": "Buho21 dominoes",
+    "pool": "Pool dominoes",
+    "cruzado": "Cross dominoes",
+    "chipre": "Cyprus dominoes",
+}
+
+
 def language_of(locale: str | None) -> Language:
     """``es-MX`` → ``es``, ``en_GB`` → ``en``; anything else is the default, Spanish."""
     if locale:
@@ -80,13 +104,35 @@ def language_of(locale: str | None) -> Language:
     return DEFAULT_LANGUAGE
 
 
-def preset_name(preset: str) -> str:
-    """The name a text gives the game (its preset's; the id of one no longer offered)."""
+def preset_name(preset: str, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The name a text gives the game: its preset's, in ``language`` (the id of one no longer
+    offered)."""
+    if language == "en" and preset in PRESET_NAMES_EN:
+        return PRESET_NAMES_EN[preset]
     found = PRESETS.get(preset)
     return found.name if found else preset
 
 
-def text(kind: str, language: Language, preset: str, detail: str | None) -> tuple[str, str]:
-    """The title and body of a notification of ``kind``."""
-    title, body = TEXTS[kind][language if language in LANGUAGES else DEFAULT_LANGUAGE]
-    return title, body.format(game=preset_name(preset), name=detail or "", hand=detail or "")
+def move_text(language: Language, by: str | None, move: str | None) -> str | None:
+    """How the move ``move`` (``6-4``, ``draw``, ``pass``) of ``by`` is told (None: no move)."""
+    if by is None or move is None:
+        return None
+    kind = move if move in MOVE_TEXTS else "play"
+    return MOVE_TEXTS[kind][language].format(by=by, tile=move)
+
+
+def text(
+    kind: str,
+    language: Language,
+    preset: str,
+    detail: str | None,
+    by: str | None = None,
+    move: str | None = None,
+) -> tuple[str, str]:
+    """The title and body of a notification of ``kind`` (after the move that led to it)."""
+    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    title, body = TEXTS[kind][language]
+    game = preset_name(preset, language)
+    body = body.format(game=game, name=detail or "", hand=detail or "")
+    told = move_text(language, by, move)
+    return title, f"{told} {body}" if told else body

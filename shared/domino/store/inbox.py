@@ -51,6 +51,9 @@ class Note(NamedTuple):
     #: pushed time-sensitive (a turn of a short-turn game); not stored: only the first delivery
     #: pushes, and it has the notice's own
     urgent: bool = False
+    #: the public move that led to it (``Notice.by``, ``Notice.move``)
+    by: str | None = None
+    move: str | None = None
 
     @property
     def id(self) -> str:
@@ -69,13 +72,14 @@ def _item(note: Note) -> dict[str, Any]:
         "pushed": int(note.pushed),
         "ttl": note.at + NOTE_TTL_SECONDS,
     }
-    if note.detail is not None:
-        item["detail"] = note.detail
+    for name in ("detail", "by", "move"):
+        if getattr(note, name) is not None:
+            item[name] = getattr(note, name)
     return item
 
 
 def _note(player: str, item: dict[str, dict[str, Any]]) -> Note:
-    detail = item.get("detail")
+    detail, by, move = (item.get(name) for name in ("detail", "by", "move"))
     return Note(
         player=player,
         type=item["type"]["S"],
@@ -85,6 +89,8 @@ def _note(player: str, item: dict[str, dict[str, Any]]) -> Note:
         preset=item["preset"]["S"],
         detail=detail["S"] if detail else None,
         pushed=item.get("pushed", {"N": "0"})["N"] != "0",
+        by=by["S"] if by else None,
+        move=move["S"] if move else None,
     )
 
 
