@@ -18,10 +18,12 @@ import subprocess
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import get_args
 
 import pytest
 from domino.engine import PRESETS
 from domino.engine.rules import FIELD_NAMES
+from domino.service.notices import NoticeType
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -43,8 +45,8 @@ HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-def load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_rules", DOCS / "gen_rules.py")
+def load_generator(name: str = "gen_rules") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, DOCS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -160,6 +162,16 @@ def test_rules_page_is_what_the_engine_generates() -> None:
         f"docs/rules.md differs from the engine's presets and fields: run `{REGENERATE}` "
         "(and read the diff: it is what players are told)"
     )
+
+
+def test_push_payloads_page_is_what_the_pushing_code_builds() -> None:
+    generator = load_generator("gen_pushes")
+    current = generator.PAGE.read_text(encoding="utf-8") if generator.PAGE.exists() else ""
+    assert current == generator.render(), (
+        f"docs/pushes.md differs from what the notifier pushes: run `{generator.COMMAND}`"
+    )
+    for kind in get_args(NoticeType):  # one of each type, on both platforms
+        assert current.count(f'"type": "{kind}"') >= 3, kind  # APNs, FCM data, its apns block
 
 
 def test_rules_page_has_every_preset_and_field() -> None:
