@@ -12,7 +12,9 @@ can repeat is bounded.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from functools import partial
 from typing import Any
 
 from domino.engine.errors import InvalidInput
@@ -30,6 +32,8 @@ from domino.store.tickets import ticket_from_image
 #: tries of marking a sent notification sent, and the pause before the second (then doubled)
 MARK_ATTEMPTS = 4
 MARK_PAUSE_SECONDS = 0.05
+#: the players one change is sent to at once (a table seats at most 10)
+_PLAYERS = ThreadPoolExecutor(10, thread_name_prefix="notify")
 
 
 class Notifier:
@@ -61,18 +65,45 @@ class Notifier:
         if self.live is not None:
             self.live.begin(old, new)
         found = notices(old, new)
-        written = self._tell(found)
+        untold: list[str] = []
         if self.live is not None and old is not None and new.version > old.version:
             told = {notice.player for notice in found}
-            for player in seated(new):
-                if player not in told:
-                    self.live.changed(player, new.id, new.version)
-        return written
+            untold = [player for player in seated(new) if player not in told]
+        return self._tell(found, untold, new.id, new.version)
 
-    def _tell(self, found: list[Notice]) -> int:
-        """Write and send each notice once; how many were new."""
+    def _tell(
+        self, found: list[Notice], untold: Sequence[str] = (), game: str = "", version: int = 0
+    ) -> int:
+        """Write and send each notice once, and tell the ``untold`` players' sockets that
+        ``game`` changed to ``version``; how many notices were new. Each player's part runs
+        beside the others' (their items and sockets are their own, and a Lambda is billed
+        for the time it waits on them), a player's notices in their order."""
         if self.reach is not None:
             self.reach.reset()
+        by_player: dict[str, list[Notice]] = {}
+        for notice in found:
+            by_player.setdefault(notice.player, []).append(notice)
+        jobs: list[Callable[[], int]] = [
+            partial(self._tell_one, mine) for mine in by_player.values()
+        ]
+        if self.live is not None:
+            jobs += [partial(self._changed, self.live, player, game, version) for player in untold]
+        if len(jobs) <= 1:
+            return sum(job() for job in jobs)
+        futures = [_PLAYERS.submit(job) for job in jobs]
+        wait(futures)
+        for future in futures:  # every player was tried; the first failure fails the batch
+            if (error := future.exception()) is not None:
+                raise error
+        return sum(future.result() for future in futures)
+
+    @staticmethod
+    def _changed(live: LiveChanges, player: str, game: str, version: int) -> int:
+        live.changed(player, game, version)
+        return 0
+
+    def _tell_one(self, found: list[Notice]) -> int:
+        """One player's notices, written and sent in order; how many were new."""
         written = 0
         for notice in found:
             note = Note(
