@@ -21,6 +21,8 @@ class Inbox:
         self.latest: dict[str, int] = {}  # per game, the highest version announced
         self.messages: list[tuple[float, dict[str, Any]]] = []  # every game_changed, in order
         self.changed = threading.Condition()
+        self.frames = 0  # every frame received, and its bytes on the wire (RFC 6455 framing)
+        self.wire_bytes = 0
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -30,6 +32,9 @@ class Inbox:
         try:
             for raw in self.ws:
                 at = time.perf_counter()
+                size = len(raw.encode() if isinstance(raw, str) else raw)
+                self.frames += 1
+                self.wire_bytes += size + (2 if size < 126 else 4 if size < 65_536 else 10)
                 message = json.loads(raw)
                 if message.get("type") == "game_changed":
                     with self.changed:

@@ -12,6 +12,11 @@ accepted play's DynamoDB requests and ReturnConsumedCapacity, and the largest ga
 (DynamoDB's size rule: attribute names + values); then what the stream consumer
 (functions/archive) writes for the hands that ended, outside the requests. Seeded: a run
 repeats exactly.
+
+Section d's phones on sockets: the notifier posts to a recorder standing in for API Gateway's
+management API (``WS_ENDPOINT``), with one connection item a person, so it builds and posts
+each change's views as deployed; the messages are priced per 32 KB and the connections by the
+minute (``LIVE_SECONDS_PER_MOVE``).
 """
 
 from __future__ import annotations
@@ -255,7 +260,15 @@ PRICES = {
     "rru": 0.125 / 1e6,
     "wru": 0.625 / 1e6,
     "push": 0.50 / 1e6,
+    # API Gateway WebSocket: a message (either way) per 32 KB, and a connection's minutes
+    "socket_message": 1.00 / 1e6,
+    "connection_minute": 0.25 / 1e6,
 }
+#: a socket message is billed in 32 KB units
+SOCKET_UNIT = 32 * 1024
+#: how long a live move takes, for the connection minutes of a live match (a guess: the
+#: figures move by a cent per 1,000 matches at twice this)
+LIVE_SECONDS_PER_MOVE = 5.0
 MEMORY_GB = 0.5  # the template's MemorySize
 #: a 512 MB function gets about a third of a vCPU: handler time measured here, times this
 CPU_SCALE = 3.0
@@ -265,7 +278,10 @@ CPU_SCALE = 3.0
 class MatchBill:
     preset: str
     players: int
-    phones: str = "live"  # live: read after every change; turns: read when told it is their turn
+    #: sockets: every person's WebSocket carries each change's view (a read only where a message
+    #: had none); live: read after every change (the socket's game_changed before it carried
+    #: views); turns: read when told it is their turn
+    phones: str = "live"
     moves: int = 0
     turn_changes: int = 0
     api_requests: int = 0
@@ -276,6 +292,14 @@ class MatchBill:
     rru: float = 0.0
     wru: float = 0.0
     notifications: int = 0
+    socket_messages: int = 0  # in 32 KB units
+    socket_bytes: int = 0
+    persons: int = 0
+
+    def connection_minutes(self) -> float:
+        if self.phones != "sockets":
+            return 0.0
+        return self.persons * self.moves * LIVE_SECONDS_PER_MOVE / 60
 
     def dollars(self) -> dict[str, float]:
         billed_ms = sum(math.ceil(ms * CPU_SCALE) for ms in self.handler_ms + self.stream_ms)
@@ -287,12 +311,16 @@ class MatchBill:
             "DynamoDB reads": self.rru * PRICES["rru"],
             "DynamoDB writes": self.wru * PRICES["wru"],
             "pushes (if every notification is pushed)": self.notifications * PRICES["push"],
+            "socket messages": self.socket_messages * PRICES["socket_message"],
+            "socket connection minutes": self.connection_minutes() * PRICES["connection_minute"],
         }
 
     def floor(self) -> float:
         """Issue 11's floor: per move one API request, one invocation (at this run's median
         handler time), 1 RRU and 1 WRU; 2 WRU more when the turn passes to another person;
-        one inbox write and one push per notification."""
+        one inbox write and one push per notification. Phones on sockets add what the contract
+        sends them at the least: one message a change to every seated person (docs/api.md),
+        and their connections' minutes."""
         median_ms = sorted(self.handler_ms)[len(self.handler_ms) // 2] * CPU_SCALE
         per_move = (
             PRICES["api_request"]
@@ -301,28 +329,132 @@ class MatchBill:
             + PRICES["rru"]
             + PRICES["wru"]
         )
+        sockets = 0.0
+        if self.phones == "sockets":
+            sockets = self.moves * self.persons * PRICES["socket_message"]
+            sockets += self.connection_minutes() * PRICES["connection_minute"]
         return (
             self.moves * per_move
             + self.turn_changes * 2 * PRICES["wru"]
             + self.notifications * (PRICES["wru"] + PRICES["push"])
+            + sockets
         )
 
 
+class SocketRecorder:
+    """API Gateway's WebSocket management API as the notifier calls it (``WS_ENDPOINT``): a
+    local HTTP server that takes every ``PostToConnection`` and counts its 32 KB units and
+    bytes, with one connection item a person in the table (``connect``), so that the
+    notifier builds and posts each change's views exactly as deployed."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        recorder = self
+        self.lock = threading.Lock()
+        self.units = 0
+        self.bytes = 0
+        self.latest: dict[tuple[str, str, int], dict[str, Any]] = {}
+        self.owner: dict[str, str] = {}  # connection id -> player
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # PostToConnection
+                data = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                recorder.posted(self.path.rsplit("/", 1)[-1], data)
+                self._answer(200, b"")
+
+            def do_GET(self) -> None:  # GetConnection: open
+                self._answer(200, b'{"connectedAt": "2026-01-01T00:00:00Z"}')
+
+            def do_DELETE(self) -> None:
+                self._answer(204, b"")
+
+            def _answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def posted(self, connection: str, data: bytes) -> None:
+        import json
+        import urllib.parse
+
+        connection = urllib.parse.unquote(connection)
+        message = json.loads(data)
+        with self.lock:
+            self.units += max(1, math.ceil(len(data) / SOCKET_UNIT))
+            self.bytes += len(data)
+            if message.get("type") == "game_changed" and connection in self.owner:
+                key = (self.owner[connection], message["game"], message["version"])
+                self.latest[key] = message
+
+    def connect(self, players: list[str]) -> None:
+        """One open socket for each of ``players`` (its item, as $connect writes it)."""
+        from domino.api import wiring
+
+        store = wiring.connection_store()
+        for player in players:
+            connection = f"conn-{player}"
+            if connection not in self.owner:
+                store.add(player, connection, time.time(), None)
+                self.owner[connection] = player
+
+    def view_of(self, player: str, game: str, version: int) -> dict[str, Any] | None:
+        """The view ``player``'s socket was sent with ``version`` of ``game`` (None: none)."""
+        with self.lock:
+            message = self.latest.get((player, game, version))
+        return message.get("view") if message else None
+
+    def take_tally(self) -> tuple[int, int]:
+        """The 32 KB units and bytes posted since the last tally."""
+        with self.lock:
+            tally = (self.units, self.bytes)
+            self.units = self.bytes = 0
+        return tally
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
 def bill_match(
-    api: Any, requests: DynamoRequests, preset: str, players: int, seed: int, phones: str
+    api: Any,
+    requests: DynamoRequests,
+    preset: str,
+    players: int,
+    seed: int,
+    phones: str,
+    sockets: SocketRecorder | None = None,
 ) -> MatchBill:
     """One whole match as phones play it: create and joins, then per change the mover's move
     and the other people's reads; each phone moves from the last view it holds (its own answer
-    or its read). ``phones``: "live", every other person reads the new view after each change
-    (the socket's ``game_changed``); "turns", as a correspondence player's app does, a person
-    reads when a notification tells them (the turn passed to them, a hand or the match ended).
+    or its read). ``phones``: "sockets", every person has a WebSocket open (``sockets``, the
+    recorder the notifier posts to) and redraws from the view each change's message carries,
+    reading the game only where a message has none (a tree before the messages carried views:
+    ``--tree``); "live", every other person reads the new view after each change, as a phone
+    told by a socket without views would (its messages not priced); "turns", as a
+    correspondence player's app does, a person reads when a notification tells them (the turn
+    passed to them, a hand or the match ended).
     The stream consumers run after each change, so each of their batches holds one change's
     records (a quiet stream's worst case: busy shards batch many games' changes together)."""
-    bill = MatchBill(preset, players, phones)
+    bill = MatchBill(preset, players, phones, persons=players)
     requests.calls.clear()
     batches_before = len(api.stream_batches)
+    prefix = "s" if phones == "sockets" else "p"  # people with a socket open
+    if phones == "sockets":
+        assert sockets is not None, "phones on sockets need the recorder"
+        sockets.connect([f"{prefix}{seat}" for seat in range(players)])
+        requests.calls.clear()
 
-    def send(method: str, path: str, player: str, body: Any = None) -> Any:
+    def send(method: str, path: str, seat: str, body: Any = None) -> Any:
+        player = f"{prefix}{seat.removeprefix('p')}"
         reply = as_player(api, method, path, player, body)
         assert reply.status in (200, 201), reply.body
         bill.api_requests += 1
@@ -334,10 +466,16 @@ def bill_match(
     held = {0: view}
     for seat in range(1, players):
         held[seat] = view = send("POST", f"/games/{game}/join", f"p{seat}", {})
+    if phones == "sockets":
+        bill.stream_records += api.drain()
     for seat in range(players - 1):  # the deal came with the last join: the others read it
-        held[seat] = send("GET", f"/games/{game}", f"p{seat}")
-        bill.view_reads += 1
-    bill.stream_records += api.drain()
+        got = sockets.view_of(f"{prefix}{seat}", game, view["version"]) if sockets else None
+        if got is None or phones != "sockets":
+            got = send("GET", f"/games/{game}", f"p{seat}")
+            bill.view_reads += 1
+        held[seat] = got
+    if phones != "sockets":
+        bill.stream_records += api.drain()
     while view["status"] == "playing":
         mover, hand = view["turn"], view["hand_number"]
         action, body = choose(held[mover])
@@ -346,6 +484,17 @@ def bill_match(
         if view["status"] == "playing" and view["turn"] != mover:
             bill.turn_changes += 1
         ended = view["status"] != "playing" or view["hand_number"] != hand
+        if sockets is not None and phones == "sockets":
+            bill.stream_records += api.drain()
+            for seat in range(players):
+                if seat == mover:
+                    continue
+                got = sockets.view_of(f"{prefix}{seat}", game, view["version"])
+                if got is None:  # past 32 KB, or no message: the phone reads the game
+                    got = send("GET", f"/games/{game}", f"p{seat}")
+                    bill.view_reads += 1
+                held[seat] = got
+            continue
         for seat in range(players):
             told = ended or (view["status"] == "playing" and view["turn"] == seat)
             if seat != mover and (phones == "live" or told):
@@ -358,8 +507,10 @@ def bill_match(
             bill.rru += call.total or 0
         elif call.operation in WRITES:
             bill.wru += call.total or 0
-            if call.kind == "NOTE":
+            if call.kind == "NOTE" and call.operation == "PutItem":  # not the outbox's mark
                 bill.notifications += 1
+    if sockets is not None and phones == "sockets":
+        bill.socket_messages, bill.socket_bytes = sockets.take_tally()
     return bill
 
 
@@ -436,6 +587,13 @@ def report_bills(bills: list[MatchBill]) -> dict[str, Any]:
             f"{bill.stream_records} stream records in {len(bill.stream_ms)} batches (median "
             f"{percentile(bill.stream_ms, 0.5):.1f} ms here), {bill.rru:g} RRU, {bill.wru:g} WRU, "
             f"{bill.notifications} notifications"
+            + (
+                f", {bill.socket_messages} socket messages ({bill.socket_bytes:,} bytes, "
+                f"{bill.connection_minutes():.0f} connection minutes at "
+                f"{LIVE_SECONDS_PER_MOVE:g} s a move)"
+                if bill.phones == "sockets"
+                else ""
+            )
         )
         for name, dollars in parts.items():
             print(f"    {name:<44}${dollars * 1000:>8.3f}")
@@ -465,7 +623,8 @@ def main() -> int:
     max_hands = 2 if args.quick else None
     requests = DynamoRequests().install()
     requests.counting = True
-    with database(tree, args.endpoint) as endpoint:
+    sockets = SocketRecorder()
+    with database(tree, args.endpoint, WS_ENDPOINT=sockets.url) as endpoint:
         api = harness(tree, endpoint)
         client = requests.ignore(raw_client(endpoint))
         costs = [
@@ -474,12 +633,13 @@ def main() -> int:
         ]
         figures = report_costs(costs, max_hands)
         bills = [
-            bill_match(api, requests, preset, players, 101 + index, phones)
-            for phones in ("live", "turns")
+            bill_match(api, requests, preset, players, 101 + index, phones, sockets)
+            for phones in ("sockets", "live", "turns")
             for index, (preset, players) in enumerate([("dos-jugadores", 2), ("clasico", 4)])
         ]
         figures["dollars"] = report_bills(bills)
         figures["keyed"] = measure_keyed(api, requests, 201, 40 if args.quick else 400)
+    sockets.close()
     write_json(args.json, figures)
     footer(started)
     return 1 if figures["errors"] else 0
