@@ -68,8 +68,9 @@ run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_
 test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB Local), e2e (HTTP), browser
 	@# the browser tests' Chromium: found, or installed with apt-get as root, or a one-line stop
 	$(BIN)/python -m local.chromium
-	@# a file's tests stay on one worker (--dist loadfile): they share its module fixtures
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	@# a file's tests stay on one worker (--dist loadfile): they share its module fixtures;
+	@# the 25 slowest are listed at the end, where the wall time goes
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS)
 
 check: $(STAMP) lint  ## the edit loop in under a minute: ruff, mypy, unit, architecture, OpenAPI and docs tests
 	$(BIN)/python -m pytest -q -n 0 tests/unit tests/test_architecture.py tests/test_openapi.py tests/test_docs.py $(PYTEST_ARGS)
