@@ -37,11 +37,13 @@ from domino.service.safety import Safety
 from domino.service.values import EMOTES, Caller, NewGame, RegisterDevice, SendEmote, TakeSeat
 from domino.store.devices import Device
 from domino.store.inbox import Note
-from domino.store.records import from_item
+from domino.store.records import from_item, to_attributes
+from domino.store.tickets import Ticket, ticket_item
 from jsonschema import Draft7Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
+from tests.unit.memory_store import MemoryInbox
 from tests.unit.test_live import Connections, Sockets, ws_event
 from tests.unit.test_notices import Table
 from tests.unit.test_push import Devices_, Gateway
@@ -307,6 +309,28 @@ def test_a_played_matchs_socket_frames_are_documented_messages(
     assert all(f["view"] is not None for f in frames)
     last = sockets.sent["b-web"][-1]
     assert last["view"] == table.service.queries.get(BOB, game).view  # the view GET answers
+
+
+def test_an_expired_tickets_frame_and_push_are_documented_too() -> None:
+    """``match_expired`` names the ticket as its game, and no view or moves come with it."""
+    connections, sockets, gateway, devices = Connections(), Sockets(), Gateway(), Devices_()
+    connections.add("alice", "a-phone", 0, "en")
+    Devices(devices, gateway).register(ALICE, "android", RegisterDevice("fcm", "t-1"))
+    live = LiveChannel(connections, sockets)
+    notifier = Notifier(MemoryInbox(), [live, PushChannel(devices, gateway, lambda _p: 0)], live)
+    searching = Ticket(
+        "TicketId0123456789abcd", "alice", "Alice", "searching", "clasico", 4, True, None,
+        "auto", 60, 1000, 1_800_000_000_000,
+    )  # fmt: skip
+    expired = Ticket(**{**searching.__dict__, "status": "expired", "version": 2})
+    images = (to_attributes(ticket_item(t)) for t in (searching, expired))
+    assert notifier.on_change(*images) == 1
+    [frame] = sockets.sent["a-phone"]
+    assert_valid("gameChanged", frame)
+    assert (frame["game"], frame["version"], frame["view"]) == (searching.id, 2, None)
+    assert frame["notification"]["type"] == "match_expired"
+    [(_endpoint, sent)] = gateway.sent
+    assert_valid("fcmPush", sent["GCM"])
 
 
 def test_a_frame_past_32_kb_is_documented_too(monkeypatch: pytest.MonkeyPatch) -> None:
