@@ -57,9 +57,9 @@ HEADER = """# Push payloads
 One push of every notification type, exactly as `domino.service.devices.message` builds it for
 SNS: the `APNS` value an iPhone registered in English gets, and the `GCM` value (FCM HTTP v1)
 an Android phone registered in Spanish gets. [mobile.md](mobile.md#what-a-push-carries) says
-what each field is for. The samples: game `{game}`, version 7, preset `clasico`, a
-badge of {badge}, the app's URL scheme `domino` (the template's `AppUrlScheme`); the name and
-the move are Ana's. `your_turn`'s sample is of a game
+what each field is for, and [asyncapi.yaml](asyncapi.yaml) has their schemas. The samples: game
+`{game}`, version 7, preset `clasico`, a badge of {badge}, the app's URL scheme `domino` (the
+template's `AppUrlScheme`); the name and the move are Ana's. `your_turn`'s sample is of a game
 whose turns last under an hour (time-sensitive on iOS).
 """
 

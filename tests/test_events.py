@@ -111,8 +111,5 @@ def test_the_stream_event_notifies_the_players_it_concerns(ddb_endpoint: str) ->
         store.get("alice", stem + "game_started"),
     )
     assert joined is not None and started is not None and joined.detail == "Bob"
-    assert (
-        note_view(joined, False, "en")["body"]
-        == "Bob has joined your Dominó para dos jugadores game."
-    )
+    assert note_view(joined, False, "en")["body"] == "Bob has joined your Two-player dominoes game."
     assert store.get("bob", stem + "game_started") is None  # he did it

@@ -72,6 +72,20 @@ def assert_moves_redacted(moves: list[dict[str, Any]], viewer_seat: int | None) 
             assert "tile" not in move or move["tile"] is None, move
 
 
+def laid_tiles(runtime: Runtime, game: str, token: str) -> set[str]:
+    """Every tile laid on the table in ``game`` (public: a notification may name one), read
+    from its move log page after page."""
+    laid: set[str] = set()
+    after = 0
+    while True:
+        status, _, page = runtime.get_retrying(f"/games/{game}/moves?after={after}", token=token)
+        assert status == 200, page
+        laid |= {tile(m["tile"]) for m in page["moves"] if m["action"] == "play"}
+        if not page["moves"] or page.get("next") is None:
+            return laid
+        after = page["moves"][-1]["n"]
+
+
 def etag(headers: dict[str, str]) -> str | None:
     lowered = {k.lower(): v for k, v in headers.items()}
     return lowered.get("etag")

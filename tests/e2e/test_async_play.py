@@ -17,6 +17,7 @@ import pytest
 from websockets.sync.client import connect
 
 from local.process import Runtime
+from tests.e2e.api_helpers import laid_tiles, tile
 
 pytestmark = pytest.mark.e2e
 
@@ -118,6 +119,7 @@ def test_a_game_with_people_and_bots_notifies_each_player_exactly(runtime: Runti
             return [n for n in inbox(runtime, tokens[player])["notifications"] if n["game"] == game]
 
         settle(lambda: all(len(told(p)) >= len(expected[p]) for p in expected))
+        laid = laid_tiles(runtime, game, tokens[ana])
         time.sleep(0.5)  # anything more would have arrived by now
         for player in (ana, ben):
             notes = told(player)
@@ -126,7 +128,9 @@ def test_a_game_with_people_and_bots_notifies_each_player_exactly(runtime: Runti
             assert set(got) == expected[player], player
             versions = [v for v, _ in got]
             assert versions == sorted(versions, reverse=True), "newest first"
-            assert not any(TILE.search(n["title"] + n["body"]) for n in notes)
+            # a text names only a tile laid on the table ("Ana played 6-4"), never a hidden one
+            named = {tile(t) for n in notes for t in TILE.findall(n["title"] + n["body"])}
+            assert named <= laid, sorted(named - laid)
 
         # the phones: each notification once, in the platform's payload and the phone's language
         def pushed(player: str) -> list[dict[str, Any]]:
@@ -147,7 +151,8 @@ def test_a_game_with_people_and_bots_notifies_each_player_exactly(runtime: Runti
             (str(v), k) for v, k in expected[ben]
         }
         assert {m["notification"]["title"] for m in fcm} <= {"Te toca", "Partida terminada"}
-        assert not any(TILE.search(json.dumps(p)) for p in apns + pushed(ben))
+        in_pushes = {tile(t) for p in apns + pushed(ben) for t in TILE.findall(json.dumps(p))}
+        assert in_pushes <= laid, sorted(in_pushes - laid)
 
         # the sockets: a game_changed for every change each player saw an answer to
         changes = {after["version"] for _, after in answers}

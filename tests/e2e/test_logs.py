@@ -12,7 +12,7 @@ from local.ddb import free_port
 from local.paths import local_dir
 from local.process import Runtime
 from tests.deals import DOS_DEAL
-from tests.e2e.api_helpers import TILE_IN_TEXT, Table, tile
+from tests.e2e.api_helpers import TILE_IN_TEXT, Table, laid_tiles, tile
 
 pytestmark = pytest.mark.e2e
 
@@ -51,9 +51,17 @@ def test_a_game_over_http_leaves_no_token_and_no_tile_in_the_runtimes_logs(
         for seat in tokens:
             rt.get_retrying(f"/games/{game['id']}/moves", token=tokens[seat])
             rt.request("GET", "/me/notifications", token=tokens[seat])
+        laid = laid_tiles(rt, game["id"], tokens[0])
     finally:
         rt.stop()
-    log = rt.log.read_text()
+    everything = rt.log.read_text()
+    # a push's text is logged as a phone would show it, naming the public move ("Alice played
+    # 4-6"): those lines may name a laid tile, and every other line no tile at all
+    pushes = [line for line in everything.splitlines() if line.startswith("push -> ")]
+    assert pushes  # Bob's phone was pushed to
+    in_pushes = {tile(f"{a}-{b}") for line in pushes for a, b in TILE_IN_TEXT.findall(line)}
+    assert in_pushes <= laid, sorted(in_pushes - laid)
+    log = "\n".join(line for line in everything.splitlines() if not line.startswith("push -> "))
     assert f"/games/{game['id']}/play" in log  # the access log was on
     for token in tokens.values():
         assert token not in log

@@ -83,6 +83,5 @@ def test_a_push_reaches_a_registered_phone(runtime: Runtime) -> None:
     assert {"player_joined", "game_started"} <= kinds, mine
     joined = next(p for p in mine if p["payload"]["type"] == "player_joined")
     assert (
-        joined["payload"]["aps"]["alert"]["body"]
-        == "Ben has joined your Dominó para dos jugadores game."
+        joined["payload"]["aps"]["alert"]["body"] == "Ben has joined your Two-player dominoes game."
     )
