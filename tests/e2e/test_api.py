@@ -8,6 +8,9 @@ API Gateway events the runtime builds.
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 import uuid
 from typing import Any
 
@@ -356,6 +359,58 @@ def test_contract_status_codes_over_http(runtime: Runtime) -> None:
     status, _, out = request("POST", f"{path}/play", {"tile": "6-6"}, token=alice)
     assert error_code(status, out) == (422, "not_your_turn")
     assert table.get(1)["version"] == 3
+
+
+def bare_post(
+    rt: Runtime, path: str, token: str, headers: dict[str, str]
+) -> tuple[int, dict[str, str], Any]:
+    """A POST with an empty body and only ``headers`` besides the token, as generated clients
+    send the commands docs/openapi.yaml gives no body (Retrofit: no Content-Type at all)."""
+    req = urllib.request.Request(rt.base + path, data=b"", method="POST")
+    req.add_header("Authorization", f"Bearer {token}")
+    for key, value in headers.items():
+        req.add_header(key, value)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, dict(resp.headers), json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), json.loads(err.read())
+
+
+def test_commands_without_a_body_as_generated_clients_send_them(runtime: Runtime) -> None:
+    """draw, pass, leave (decline, rematch, nudge) declare no request body, so the generated
+    clients send none: with no Content-Type (Retrofit, OkHttp) or with a JSON one (URLSession).
+    Each answer holds what the next change's If-Match needs: its version and ETag."""
+    table = two_player_table(runtime)
+    path, alice, bob = f"/games/{table.game_id}", table.tokens[0], table.tokens[1]
+    status, headers, view = runtime.request(
+        "POST", f"{path}/play", {"tile": "6-6"}, token=alice, headers={"If-Match": '"2-0"'}
+    )
+    assert (status, view["version"], etag(headers)) == (200, 3, '"3-0"')
+    # bob holds no six: a draw with no body and no type, If-Match the version alice's answer named
+    status, headers, view = bare_post(runtime, f"{path}/draw", bob, {"If-Match": '"3"'})
+    assert status == 200, view
+    assert (view["version"], etag(headers), view["you"]["drawn"]) == (4, '"4-1"', "4-6")
+    # the next change goes with the answer's own ETag, no GET between
+    status, headers, view = runtime.request(
+        "POST",
+        f"{path}/play",
+        {"tile": "4-6", "end": "right"},
+        token=bob,
+        headers={"If-Match": etag(headers)},
+    )
+    assert (status, view["version"], etag(headers)) == (200, 5, '"5-1"')
+    # no body under any type reaches the rules (alice can play 4-5: she may not draw)
+    status, _, out = bare_post(runtime, f"{path}/draw", alice, {"Content-Type": "text/plain"})
+    assert (status, out["error"]["code"]) == (422, "must_play")
+    # a leave with a JSON type and no body, as URLSession sends it
+    status, headers, view = bare_post(
+        runtime, f"{path}/leave", alice, {"Content-Type": "application/json", "If-Match": '"5"'}
+    )
+    assert status == 200, view
+    # a bot took the seat (and played): the leaver now sees the public view, tagged as such
+    assert (view["version"], etag(headers)) == (7, '"7-p"') and "you" not in view
+    assert view["seats"][0]["bot"] is True
 
 
 def test_idempotent_replays_over_http(runtime: Runtime) -> None:
