@@ -404,6 +404,41 @@ def test_mutating_routes_take_if_match_and_idempotency_key() -> None:
         assert ("If-Match" in names) == path.startswith("/games/{id}/"), path
 
 
+def deref(node: dict[str, Any]) -> Any:
+    return resolve(node["$ref"]) if "$ref" in node else node
+
+
+def test_every_answer_to_a_change_of_a_game_holds_what_if_match_needs() -> None:
+    """A client sends its next change with If-Match and no GET in between: every successful
+    answer with a body to a change on a game (POST /games, and every POST, PUT, PATCH and DELETE
+    under /games/{id}/) requires the game's `version`, and a game view its ETag header too; an
+    answer without a body is a change that leaves the version alone (emotes, nudges)."""
+    checked = 0
+    for (method, path), op in operations().items():
+        on_a_game = path == "/games" or path.startswith("/games/{id}/")
+        if method not in ("POST", "PUT", "PATCH", "DELETE") or not on_a_game:
+            continue
+        for status, answer in op["responses"].items():
+            if not status.startswith("2"):
+                continue
+            answer = deref(answer)
+            if "content" not in answer:  # 204: emotes and nudges, no change of the version
+                assert path in REPEAT_HARMLESSLY, f"{method} {path} {status}"
+                continue
+            body = answer["content"]["application/json"]["schema"]
+            where = f"{method} {path} {status}"
+            assert "version" in resolve(body["$ref"])["required"], where
+            if body["$ref"] == "#/components/schemas/GameView":
+                assert deref(answer["headers"]["ETag"]).get("required") is True, where
+                checked += 1
+    assert checked >= 9  # create, join, play, draw, pass, leave, decline, rematch (200, 201)
+    mismatch = deref(spec()["components"]["responses"]["VersionMismatch"])
+    assert deref(mismatch["headers"]["ETag"]).get("required") is True
+    body = resolve(mismatch["content"]["application/json"]["schema"]["$ref"])
+    assert "game" in body["required"]
+    assert body["properties"]["game"]["$ref"] == "#/components/schemas/GameView"
+
+
 #: POSTs whose repetition is harmless by design, none of them a change of a game: marking read,
 #: a report (the same one within 24 hours is stored once), an emote (a retry is throttled) and a
 #: nudge (a retry is already_nudged)
