@@ -251,6 +251,11 @@ def test_maps_are_typed() -> None:
                      "#/components/schemas/DevPushList", "#/components/schemas/DevPush",
                      "#/components/schemas/DevTokenRequest"):  # fmt: skip
             continue  # open to additions, the fields typed
+        if where == "#/components/schemas/DevPush/properties/payload":
+            # a platform's payload, any object: `additionalProperties: true` would make
+            # kotlinx's model a Map<String, Any>, which its compiler plugin refuses
+            assert extra is None, where
+            continue
         assert extra is not None, f"{where}: say what else the object holds"
         if isinstance(extra, dict):
             assert extra, f"{where}: an untyped map"
