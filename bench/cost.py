@@ -22,9 +22,13 @@ minute (``LIVE_SECONDS_PER_MOVE``).
 from __future__ import annotations
 
 import argparse
+import http.server
+import json
 import math
 import sys
+import threading
 import time
+import urllib.parse
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -348,9 +352,6 @@ class SocketRecorder:
     notifier builds and posts each change's views exactly as deployed."""
 
     def __init__(self) -> None:
-        import http.server
-        import threading
-
         recorder = self
         self.lock = threading.Lock()
         self.units = 0
@@ -384,9 +385,6 @@ class SocketRecorder:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def posted(self, connection: str, data: bytes) -> None:
-        import json
-        import urllib.parse
-
         connection = urllib.parse.unquote(connection)
         message = json.loads(data)
         with self.lock:

@@ -59,6 +59,21 @@ class Table:
         self.service.commands.move(caller, game, move, None)
 
 
+def whole_match() -> tuple[Table, str]:
+    """Alice and Bob's dos-jugadores match (seed 9: several hands) played to its end, the
+    stream drained after every change."""
+    table = Table()
+    game = table.service.commands.create(
+        ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL, seed=9)
+    ).game_id
+    table.service.commands.join(BOB, game, TakeSeat(), None)
+    who = {0: ALICE, 1: BOB}
+    while table.service.queries.get(ALICE, game).view["status"] == "playing":
+        table.play_on(game, who)
+        table.drain()
+    return table, game
+
+
 def test_a_join_that_deals_tells_the_others_and_never_the_joiner() -> None:
     table = Table()
     game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
@@ -88,15 +103,7 @@ def test_the_deal_tells_the_opener_it_is_their_turn() -> None:
 
 
 def test_a_whole_match_notifies_each_change_once_in_version_order() -> None:
-    table = Table()
-    game = table.service.commands.create(
-        ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL, seed=9)
-    ).game_id
-    table.service.commands.join(BOB, game, TakeSeat(), None)
-    who = {0: ALICE, 1: BOB}
-    while table.service.queries.get(ALICE, game).view["status"] == "playing":
-        table.play_on(game, who)
-        table.drain()
+    table, game = whole_match()
     table.drain()  # once more: nothing new
     for player in ("alice", "bob"):
         told = table.told(player)
@@ -125,15 +132,7 @@ def test_a_whole_match_notifies_each_change_once_in_version_order() -> None:
 
 def test_a_turns_notification_names_the_public_move_that_led_to_it() -> None:
     """docs/api.md "What a phone is sent": "Ana played 6-4", never a drawn tile."""
-    table = Table()
-    game = table.service.commands.create(
-        ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL, seed=9)
-    ).game_id
-    table.service.commands.join(BOB, game, TakeSeat(), None)
-    who = {0: ALICE, 1: BOB}
-    while table.service.queries.get(ALICE, game).view["status"] == "playing":
-        table.play_on(game, who)
-        table.drain()
+    table, _game = whole_match()
     names = {"alice": "Alice", "bob": "Bob"}
     records = [from_item(n) for _, n in table.store.stream]
     actors = {r.version: r.actor for r in records}
