@@ -212,6 +212,8 @@ def test_a_redelivered_change_writes_nothing() -> None:
 class FlakyChannel:
     """A channel that fails on its first ``failures`` sends, then records what it sends."""
 
+    marks_sent = True
+
     def __init__(self, failures: int = 0) -> None:
         self.failures = failures
         self.sent: list[Note] = []
@@ -270,6 +272,8 @@ def test_reading_the_inbox() -> None:
 class Nowhere:
     """A channel whose player has no device and no socket."""
 
+    marks_sent = True
+
     def send(self, note: Note) -> bool:
         return False
 
@@ -282,8 +286,47 @@ def test_a_player_with_nowhere_to_be_sent_costs_no_outbox_write() -> None:
     assert not any(n.pushed for n in table.inbox.notes.values())
 
 
+class Socketed:
+    """A channel like the sockets': its repeats are recognised by the client."""
+
+    marks_sent = False
+
+    def __init__(self) -> None:
+        self.sent: list[Note] = []
+
+    def send(self, note: Note) -> bool:
+        self.sent.append(note)
+        return True
+
+
+def test_a_note_only_sockets_were_sent_costs_no_outbox_write_and_repeats_the_same() -> None:
+    sockets = Socketed()
+    table = Table([sockets])
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    assert table.drain() == 2 and len(sockets.sent) == 2
+    assert not any(n.pushed for n in table.inbox.notes.values())
+    table.read = 0  # redelivered: the sockets get the very same notes (ids and versions)
+    assert table.drain() == 0
+    assert sockets.sent[2:] == sockets.sent[:2]
+
+
+def test_a_note_pushed_beside_a_socket_is_marked_and_never_pushed_again() -> None:
+    sockets, pushes = Socketed(), Recorded()
+    table = Table([sockets, pushes])
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    table.drain()
+    assert all(n.pushed for n in table.inbox.notes.values())
+    table.read = 0
+    table.drain()
+    assert len(pushes.notes) == 2 and len(sockets.sent) == 2
+
+
 class Recorded:
     """A channel that keeps every note it is handed."""
+
+    marks_sent = True
 
     def __init__(self) -> None:
         self.notes: list[Note] = []

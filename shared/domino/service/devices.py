@@ -147,6 +147,8 @@ DEFAULT_URL_SCHEME = "domino"
 class PushChannel:
     """The notifier's channel to phones: a notification to every device of its player."""
 
+    marks_sent = True  # a push sent twice shows twice
+
     def __init__(
         self,
         devices: DeviceStore,

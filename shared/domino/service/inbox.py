@@ -130,11 +130,12 @@ class Notifier:
         return stored is None or stored.pushed  # gone (expired): nothing to send either
 
     def deliver(self, note: Note) -> None:
-        """Send ``note`` on every channel, then mark it sent (the outbox). A note no channel
-        had anywhere to send stays unmarked: that saves a write per notification of a player
-        without devices or sockets, and a redelivery asks the channels again (still nowhere,
-        or a device registered since, which then gets it)."""
-        sent = [channel.send(note) for channel in self.channels]
+        """Send ``note`` on every channel, then mark it sent (the outbox) if a channel that
+        marks (pushes) sent it. A note only sockets were sent, or that no channel had anywhere
+        to send, stays unmarked: that saves a write per notification, and a redelivery asks
+        the channels again (sockets get the same message, which the client has seen; a device
+        registered since gets the push)."""
+        sent = [channel.send(note) and channel.marks_sent for channel in self.channels]
         if not any(sent):
             return
         for attempt in range(MARK_ATTEMPTS):

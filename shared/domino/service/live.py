@@ -168,6 +168,10 @@ class LiveUpdates:
 class LiveChannel:
     """The notifier's channel to open sockets."""
 
+    #: a repeat (a redelivered change) is the same message: the same version and notification
+    #: id, which the client has seen; leaving it unmarked saves the outbox write a notification
+    marks_sent = False
+
     def __init__(
         self,
         connections: ConnectionStore,

@@ -203,6 +203,11 @@ class InboxStore(Protocol):
 class Channel(Protocol):
     """A way a notification reaches a player beyond the inbox (mobile push, WebSocket)."""
 
+    #: whether the outbox marks a note this channel sent: True where a repeat would reach the
+    #: player a second time (a push shows again); False where the client knows a repeat for
+    #: what it is (a socket message carries its version and the notification's id)
+    marks_sent: bool
+
     def send(self, note: Note) -> bool:
         """Send ``note``; False when the player had nowhere to receive it (no device, no
         socket): nothing was sent, so nothing can be sent twice."""
