@@ -70,8 +70,9 @@ test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB
 	@# the browser tests' Chromium: found, or installed with apt-get as root, or a one-line stop
 	$(BIN)/python -m local.chromium
 	@# a file's tests stay on one worker (--dist loadfile): they share its module fixtures;
-	@# the 25 slowest are listed at the end, where the wall time goes
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS)
+	@# files in the order tests/conftest.py gives them (the long ones first, not the ones with
+	@# the most tests); the 25 slowest are listed at the end, where the wall time goes
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
 
 check: $(STAMP) lint  ## the edit loop in under a minute: ruff, mypy, unit, architecture, OpenAPI and docs tests
 	$(BIN)/python -m pytest -q -n 0 tests/unit tests/test_architecture.py tests/test_openapi.py tests/test_docs.py $(PYTEST_ARGS)

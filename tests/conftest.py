@@ -30,6 +30,18 @@ os.environ.pop("AWS_PROFILE", None)
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files marked ``long(seconds)`` first, the longest first, the rest in their order: with
+    ``--dist loadfile`` a long file (much of it waiting on timers and restarts) then runs while
+    the short ones fill the other worker, instead of starting last and holding the run's end."""
+
+    def seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return float(mark.args[0]) if mark is not None else 0.0
+
+    items.sort(key=lambda item: -seconds(item))  # stable: a file's tests keep their order
+
+
 @pytest.fixture(scope="session")
 def dev_clock(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The handlers' clock (dev mode): ``dev_clock.advance(seconds)`` moves it on."""

@@ -20,7 +20,7 @@ from local.process import Runtime
 from tests.browser.test_play import DESKTOP, PHONE, UPDATE_MS, sign_in
 from tests.e2e.test_invitations import SINGLE, Players
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(40)]
 
 
 def playing_game(people: Players, first: str, second: str) -> str:

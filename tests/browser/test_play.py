@@ -13,7 +13,7 @@ import pytest
 
 from local.process import Runtime
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(55)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}

@@ -26,7 +26,7 @@ from tests.e2e.api_helpers import (
     tiles_named,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(25)]
 
 PRESET_IDS = [
     "clasico",

@@ -15,7 +15,7 @@ import pytest
 
 from local.process import Runtime
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(30)]
 
 NAMES = ("Alice", "Bob")
 

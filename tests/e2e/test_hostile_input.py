@@ -29,7 +29,7 @@ import pytest
 from local.process import Runtime
 from tests.integration.client import tiles_shown
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(40)]
 
 #: every tile of double-six, the set of the game under attack
 DOUBLE_SIX = {f"{a}-{b}" for a in range(7) for b in range(a, 7)}

@@ -14,7 +14,7 @@ import pytest
 from local.process import Runtime
 from tests.e2e.test_notifications import wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(35)]
 
 TICKET_FIELDS = {
     "id",

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.unit.bench_modules import load_bench
+
+pytestmark = pytest.mark.long(35)
 
 
 def test_a_restart_replays_nothing_and_notifies_a_new_move(tmp_path: Path) -> None:

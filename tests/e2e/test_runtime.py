@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pytest
 
 from local.process import Runtime, process_tree
+
+pytestmark = pytest.mark.long(45)
 
 
 def test_health_is_public(runtime: Runtime) -> None:

@@ -41,7 +41,7 @@ from local.process import Runtime  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
 from tests.e2e.api_helpers import tiles_named, visible_to  # noqa: E402
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.long(70)]
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "50"))
 MIN_REQUESTS = 2000

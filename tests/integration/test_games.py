@@ -7,7 +7,7 @@ import pytest
 from tests.integration.client import DOS_DEAL, Api, Privileged
 from tests.integration.table import check_reply, start
 
-pytestmark = pytest.mark.ddb
+pytestmark = [pytest.mark.ddb, pytest.mark.long(25)]
 
 
 def test_dos_jugadores_whole_match(api: Api, privileged: Privileged) -> None:

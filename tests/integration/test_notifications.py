@@ -13,7 +13,7 @@ import pytest
 from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged
 from tests.integration.table import OUTSIDER
 
-pytestmark = pytest.mark.ddb
+pytestmark = [pytest.mark.ddb, pytest.mark.long(35)]
 
 
 def inbox(api: Api, player: str, query: str = "") -> dict[str, Any]:

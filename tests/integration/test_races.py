@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.ddb
+pytestmark = [pytest.mark.ddb, pytest.mark.long(25)]
 
 
 def test_sixty_races_break_no_invariant(tmp_path: Path) -> None:
