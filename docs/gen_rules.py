@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from domino.engine import ARM_NAMES, PRESETS, full_set
-from domino.engine.rules import CHOICES, FIELD_NAMES, UNIT
+from domino.engine.rules import CHOICES, EXTENSIONS, FIELD_NAMES, UNIT
 from domino.engine.tiles import HEAVY_KEY, SETS
 
 PAGE = Path(__file__).resolve().parent / "rules.md"
@@ -34,6 +34,8 @@ SOURCES = {
     "S2": "the rules of Dominó Multicolor Plus",
     "S3": "a text on the two-player game",
     "S4": "the rules of the Buho21 online site",
+    "P-CU": "pagat.com's Cuban Dominoes (players, deal and lead), with the scoring most Cuban "
+    "rule texts share",
 }
 
 #: what every value of every choice field means (a missing value is a KeyError)
@@ -54,6 +56,8 @@ MEANING: dict[str, dict[str | None, str]] = {
         "double_six": "the holder of 6-6 leads it, else the holder of the highest double",
         "lot": "a seat drawn by lot leads, with any tile",
         "required_double": "the holder of the set's top double (9-9 in double-nine) leads it",
+        "pair_lot": "a seat drawn by lot is offered the lead: it leads any tile or cedes the "
+        "lead, once, to its partner, who must lead",
     },
     "no_double": {
         "heaviest": "the holder of the heaviest tile leads it",
@@ -63,6 +67,8 @@ MEANING: dict[str, dict[str | None, str]] = {
         "previous_winner": "the last hand's winner leads any tile; after a hand nobody won, "
         "the first hand's rule applies",
         "same_as_first": "every hand is opened by the first hand's rule, forced lead included",
+        "winning_pair": "the pair that won the last hand leads, its winning seat offered the "
+        "lead (it may cede it); after a hand nobody won, the seat after the last opener is",
     },
     "layout": {
         "line": "a line with two ends, `left` and `right`",
@@ -119,6 +125,10 @@ OTHER_FIELDS: dict[str, tuple[str, str]] = {
     "stake": (
         "chips, or null",
         "what every player pays into the pot at each deal (null: no pot)",
+    ),
+    "redeal_doubles": (
+        "doubles, or null",
+        "a deal where a hand holds this many doubles or more is dealt again (null: never)",
     ),
 }
 
@@ -228,12 +238,22 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
         lead = "The player holding 6-6 leads it; without one, the highest double leads."
     elif opening == "required_double":
         lead = f"The player holding {top}-{top} leads it."
+    elif opening == "pair_lot":
+        lead = (
+            "A seat drawn by lot is offered the lead: it leads any tile, or cedes the lead to "
+            "its partner (once, before any tile), who must then lead."
+        )
     else:
         lead = "A seat drawn by lot leads, with any tile it likes."
     lines.append(f"First hand: {lead[0].lower()}{lead[1:]}")
+    if r.get("redeal_doubles") is not None:
+        lines.append(
+            f"A deal where any hand holds {r['redeal_doubles']} doubles or more is thrown in "
+            "and dealt again, the lot kept."
+        )
     wanted = 1 if opening == "required_double" else top + 1
     undealt = max(total - n * h for n, h in per_count(r["hand_size"]).items())
-    if opening != "lot" and undealt >= wanted:
+    if opening not in ("lot", "pair_lot") and undealt >= wanted:
         if r["no_double"] == "heaviest":
             order = heaviest_order(top, 4)
             lines.append(
@@ -252,6 +272,12 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
                     else ""
                 )
                 + "; after a hand nobody won, as in the first hand."
+            )
+        elif r["next_round"] == "winning_pair":
+            lines.append(
+                "Later hands: the pair that won the last hand leads; the seat that went out (or "
+                "held the lowest hand) is offered the lead and may cede it. After a hand nobody "
+                "won, the seat after the last opener in play order is offered it."
             )
         else:
             lines.append("Later hands: opened exactly as the first.")
@@ -477,7 +503,9 @@ def settings_table(entries: list[dict[str, Any]]) -> list[str]:
     for name in FIELD_NAMES:
         if name == "players":
             continue
-        out.append(f"| `{name}` | " + " | ".join(cell(e["rules"][name]) for e in entries) + " |")
+        # a preset that leaves a field of the families at its old value does not list it
+        row = (cell(e["rules"].get(name, EXTENSIONS.get(name))) for e in entries)
+        out.append(f"| `{name}` | " + " | ".join(row) + " |")
     return out
 
 

@@ -113,6 +113,14 @@ def account_in_use(harness: Harness, _game: str) -> None:
     send(harness, "trent", "POST", "/games", body)
 
 
+def offered_the_lead(harness: Harness, game: str) -> None:
+    """alice, offered the lead of a cubano game by its lot, may cede it to her partner."""
+    body = {"preset": "cubano", "players": 4, "bots": 3, "deal": {"lot": 0}}
+    with fixed_game_id(game):
+        created = send(harness, "alice", "POST", "/games", body)
+    assert created["id"] == game
+
+
 #: per events/ file, what must exist before it is replayed
 def reported_player(harness: Harness, _game: str) -> None:
     """alice, whom events/safety.report.json reports, waits for a player in a game of hers."""
@@ -127,6 +135,7 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "draw.json": led_game,  # alice draws
     "moves.json": led_game,  # alice reads the log
     "pass.json": lambda harness, game: led_game(harness, game, rules={"draw": "none"}),
+    "cede.json": offered_the_lead,  # alice cedes the lead to her partner
     "notifications.read.json": notified,  # alice reads what bob's join told her
     "account.json": account_in_use,  # trent deletes his account
     "gestures.json": dealt_game,  # alice sends good_game to the table

@@ -155,7 +155,7 @@ STANDARD_TYPES = {
 #: operationIds are the generated clients' method names: a verb, then what it acts on
 VERBS = ("get", "list", "create", "join", "play", "draw", "pass", "leave", "register",
          "remove", "mark", "advance", "run", "update", "delete", "cancel", "block", "unblock",
-         "report", "send", "nudge", "decline", "rematch")  # fmt: skip
+         "report", "send", "nudge", "decline", "rematch", "cede")  # fmt: skip
 
 
 def schemas_in(node: Any, where: str = "#") -> list[tuple[str, dict[str, Any]]]:

@@ -8,6 +8,7 @@ import pickle
 import pytest
 from domino.engine import (
     DRAW,
+    CannotCede,
     CannotDraw,
     CannotPass,
     DominoError,
@@ -46,6 +47,7 @@ CODES = {
     MustPlay: "must_play",
     CannotDraw: "cannot_draw",
     CannotPass: "cannot_pass",
+    CannotCede: "cannot_cede",
 }
 
 
@@ -57,7 +59,7 @@ def test_hierarchy_and_codes() -> None:
         assert issubclass(cls, IllegalMove) and cls.code == code
     assert set(ILLEGAL_MOVES) == set(CODES)
     assert tuple(cls.code for cls in ILLEGAL_MOVES) == IllegalMove.CODES
-    assert len(set(IllegalMove.CODES)) == len(IllegalMove.CODES) == 9
+    assert len(set(IllegalMove.CODES)) == len(IllegalMove.CODES) == 10
 
 
 @pytest.mark.parametrize("cls", [InvalidInput, *CODES])

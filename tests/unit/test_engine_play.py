@@ -456,6 +456,7 @@ def test_every_illegal_move_code_and_check_order() -> None:
         "must_play",
         "cannot_draw",
         "cannot_pass",
+        "cannot_cede",
     }
 
 

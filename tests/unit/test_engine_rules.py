@@ -70,10 +70,11 @@ EXPECTED = {
         {"4": 13, "5": 11, "6": 9, "7": 7, "8": 6, "9": 6, "10": 5},
         {str(n): 0 for n in range(4, 11)},
     ),
+    "cubano": ((4, 4), {"4": 10}, {"4": 15}),
 }
 
 
-def test_ten_presets_in_rules_md_order() -> None:
+def test_the_presets_in_rules_md_order() -> None:
     assert list(PRESETS) == list(EXPECTED)
 
 

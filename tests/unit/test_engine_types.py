@@ -31,7 +31,7 @@ from domino.engine import (
 from domino.engine import match as match_module
 from domino.engine.layouts import CROSS, LINE, STAR
 from domino.engine.outcome import hand_result
-from domino.engine.rules import CHOICES, FIELD_NAMES, LAYOUT, RulesJson
+from domino.engine.rules import CHOICES, EXTENSIONS, FIELD_NAMES, LAYOUT, RulesJson
 from domino.engine.tiles import tile_id
 from domino.engine.views import (
     BoardEnd,
@@ -184,6 +184,7 @@ def test_log_codes_keep_their_stored_values() -> None:
         "TIMEOUT_FORFEIT_PLAY": 8,
         "TIMEOUT_FORFEIT_DRAW": 9,
         "TIMEOUT_FORFEIT_PASS": 10,
+        "CEDE": 11,
     }
     assert {0, 5, 8} == movelog.PLAY_CODES and {1, 6, 9} == movelog.DRAW_CODES
     assert set(LogCode) - {LogCode.HAND_OVER} == movelog.SEATED
@@ -240,9 +241,9 @@ def test_choice_order_is_the_encoding_order() -> None:
     assert CHOICES == {
         "draw": ("until_playable", "one_then_pass", "none"),
         "direction": ("clockwise", "counterclockwise"),
-        "opening": ("highest_double", "double_six", "lot", "required_double"),
+        "opening": ("highest_double", "double_six", "lot", "required_double", "pair_lot"),
         "no_double": ("heaviest", "reshuffle"),
-        "next_round": ("previous_winner", "same_as_first"),
+        "next_round": ("previous_winner", "same_as_first", "winning_pair"),
         "layout": ("line", "cross", "star"),
         "teams": (None, "pairs"),
         "out_scoring": ("opponents", "all_others", "penalty", "win"),
@@ -265,7 +266,8 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
     while m.status == "playing":
         random_step(m, random.Random(0))
     m2 = finish_a_hand("cruzado", 3, 1)
-    for match in (m, m2):
+    m3 = finish_a_hand("cubano", 4, 1)  # a view with ``lead`` and ``you.can_cede``
+    for match in (m, m2, m3):
         for seat in (None, *range(match.players)):
             seen = match.view(seat)
             required, optional = keys(MatchView)
@@ -281,7 +283,10 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
             for stats in seen["seat_stats"]:
                 assert list(stats) == list(SeatStats.__annotations__)
             if seat is not None:
-                assert list(seen["you"]) == list(YouView.__annotations__)
+                required, optional = keys(YouView)
+                assert required <= seen["you"].keys() <= required | optional
+                assert list(seen["you"]) == [k for k in YouView.__annotations__ if k in seen["you"]]
+                assert ("can_cede" in seen["you"]) is ("lead" in seen)
             last = seen["last_hand"]
             required, optional = keys(LastHandView)
             assert required <= last.keys() <= required | optional
@@ -308,6 +313,12 @@ def test_move_records_have_the_keys_of_move_record() -> None:
 
 
 def test_rules_json_lists_every_field_in_order() -> None:
+    """Every field, in order; the families' fields only where a ruleset sets one of them (a
+    seed preset's rules show as they always did)."""
+    assert tuple(RulesJson.__annotations__) == FIELD_NAMES
     rules = resolve_rules("chipre", 7)
-    assert tuple(rules.to_json()) == FIELD_NAMES == tuple(RulesJson.__annotations__)
-    assert rules.to_json() == {name: getattr(rules, name) for name in FIELD_NAMES}
+    seeds = tuple(name for name in FIELD_NAMES if name not in EXTENSIONS)
+    assert tuple(rules.to_json()) == seeds
+    assert rules.to_json() == {name: getattr(rules, name) for name in seeds}
+    cubano = resolve_rules("cubano", 4)
+    assert cubano.to_json() == {name: getattr(cubano, name) for name in FIELD_NAMES}

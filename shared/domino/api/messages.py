@@ -258,7 +258,16 @@ SPANISH: dict[str, str] = {
     "A {layout} layout has no such end; its ends are: {ends}.": (
         "La mesa {layout} no tiene ese extremo; sus extremos son: {ends}."
     ),
-    "A move is a play, a draw or a pass.": "Un movimiento es jugar, robar o pasar.",
+    "A move is a play, a draw, a pass or a cede.": (
+        "Un movimiento es jugar, robar, pasar o ceder la salida."
+    ),
+    "Only the seat offered the lead may cede it, before any tile.": (
+        "Solo el asiento al que se ofrece la salida puede cederla, antes de la primera ficha."
+    ),
+    "deal.lot needs rules that draw a lot (opening lot or pair_lot).": (
+        "deal.lot necesita reglas que sorteen la salida (opening lot o pair_lot)."
+    ),
+    "deal.lot must be a seat, 0 to {max}.": "deal.lot debe ser un asiento, de 0 a {max}.",
     "The seed must be a whole number.": "La semilla debe ser un número entero.",
     "No deal satisfies the opening rule: change the rules.": (
         "Ningún reparto cumple la regla de salida: cambia las reglas."
@@ -306,6 +315,15 @@ SPANISH: dict[str, str] = {
         "La reserva ({reserve}) es mayor que las {left} fichas que quedan."
     ),
     "Pairs are played by exactly 4 players.": "Por parejas se juega con 4 jugadores exactamente.",
+    "opening pair_lot and next_round winning_pair are played in pairs.": (
+        "opening pair_lot y next_round winning_pair se juegan por parejas."
+    ),
+    "Every deal hands out {count} doubles: redeal_doubles {max} would deal for ever.": (
+        "Todo reparto da {count} dobles: con redeal_doubles {max} se repartiría sin fin."
+    ),
+    "rules.redeal_doubles must be null or a whole number from 2 to 16.": (
+        "rules.redeal_doubles debe ser null o un número entero de 2 a 16."
+    ),
     "A {layout} opens with a double: opening lot is not possible.": (
         "La mesa {layout} se abre con un doble: opening lot no es posible."
     ),

@@ -42,6 +42,7 @@ from domino.limits import (
 from domino.service.names import offensive
 from domino.service.notices import NOTIFICATION_TYPES
 from domino.service.values import (
+    CEDE_LEAD,
     DRAW_TILE,
     EMOTES,
     LEAVE,
@@ -59,6 +60,7 @@ from domino.service.values import (
 )
 
 __all__ = [
+    "CEDE_LEAD",
     "DRAW_TILE",
     "LEAVE",
     "PASS_TURN",
@@ -243,11 +245,14 @@ def name_schema() -> cs.CoreSchema:
 
 
 class Deal(Request[dict[str, Any]]):
-    hands: list[list[str]]
+    hands: list[list[str]] | None
     boneyard: list[str] | None
+    lot: int | None
     FIELDS = {
-        "hands": (cs.list_schema(cs.list_schema(cs.str_schema()), max_length=10), _REQUIRED),
+        # the hands, or only ``lot`` (what the lot draws, for rules that draw one)
+        "hands": (optional(cs.list_schema(cs.list_schema(cs.str_schema()), max_length=10)), None),
         "boneyard": (optional(cs.list_schema(cs.str_schema(), max_length=136)), None),
+        "lot": (optional(whole(0, 9)), None),
     }
 
 

@@ -7,6 +7,7 @@ See docs/engine.md and docs/rules.md (the rules this implements).
 from .bots import DEFAULT_LEVEL, LEVELS, choose_move
 from .encoding import decode, encode
 from .errors import (
+    CannotCede,
     CannotDraw,
     CannotPass,
     DominoError,
@@ -25,7 +26,7 @@ from .expert import DEFAULT_BUDGET_MS
 from .layouts import ARM_NAMES, LAYOUTS, Layout
 from .match import ApplyResult, Match
 from .movelog import LogCode, MoveRecord, redact_move
-from .moves import DRAW, PASS, Draw, Move, Pass, Play, validate_move
+from .moves import CEDE, DRAW, PASS, Cede, Draw, Move, Pass, Play, validate_move
 from .outcome import HandEnd, HandResult
 from .rules import PRESETS, Preset, Ruleset, resolve_rules
 from .tiles import Tile, full_set, parse_tile
@@ -33,6 +34,7 @@ from .views import MatchView
 
 __all__ = [
     "ARM_NAMES",
+    "CEDE",
     "DEFAULT_BUDGET_MS",
     "DEFAULT_LEVEL",
     "DRAW",
@@ -41,8 +43,10 @@ __all__ = [
     "PASS",
     "PRESETS",
     "ApplyResult",
+    "CannotCede",
     "CannotDraw",
     "CannotPass",
+    "Cede",
     "DominoError",
     "Draw",
     "EndRequired",

@@ -202,11 +202,36 @@ def check_deal(rules: Ruleset, deal: Any) -> tuple[list[int], list[int]]:
     return hands, rest
 
 
+def check_dev_deal(
+    rules: Ruleset, deal: Any
+) -> tuple[tuple[list[int], list[int]] | None, int | None]:
+    """A dev deal (``Match.start``'s ``deal``): the fixed hands and boneyard (None: shuffled),
+    and the seat its lot draws (``check_lot``; None: the shuffle's)."""
+    if deal is None:
+        return None, None
+    lot = check_lot(rules, deal)
+    return (check_deal(rules, deal) if lot is None or "hands" in deal else None), lot
+
+
+def check_lot(rules: Ruleset, deal: Any) -> int | None:
+    """A dev deal's ``lot``: the seat the first hand's lot draws (None: the shuffle's lot)."""
+    if not isinstance(deal, dict) or "lot" not in deal:
+        return None
+    lot = deal["lot"]
+    if rules.opening not in ("lot", "pair_lot"):
+        raise InvalidInput("deal.lot needs rules that draw a lot (opening lot or pair_lot).")
+    if not isinstance(lot, int) or isinstance(lot, bool) or not 0 <= lot < rules.players:
+        raise InvalidInput("deal.lot must be a seat, 0 to {max}.", max=rules.players - 1)
+    return lot
+
+
 __all__ = [
     "MAX_RESHUFFLES",
     "PAIR_MAX",
     "WANTED",
     "check_deal",
+    "check_dev_deal",
+    "check_lot",
     "csprng_shuffle",
     "find_opener",
     "fy_plan",

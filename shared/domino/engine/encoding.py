@@ -8,7 +8,9 @@ Times in the log are varint deltas from the previous move (the first from ``star
 
 Layout (version 1): rules · seed · status, hand number, reshuffles, opener, turn, forced lead,
 passes · hands · boneyard · scores · chips/pot · forfeits · last hand · log (start time, first n,
-previous hand's moves, current hand's moves).
+previous hand's moves, current hand's moves). Version 2 is version 1 with the ruleset's
+``EXTENSIONS`` after its other fields: a game whose rules leave them all at their old values is
+written as version 1, byte for byte what it was before they existed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
 from .tiles import SETS, set_size
 
 VERSION = 1
+#: the version of a match whose rules set a field of ``EXTENSIONS``
+EXTENDED = 2
 _CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES)
 #: how a hand ended, as its bit: 0 dominó, 1 closed
 _END_BIT = {HandEnd.DOMINO: 0, HandEnd.CLOSED: 1}
@@ -59,8 +63,8 @@ class _Writer:
     def opt(self, value: int | None) -> None:
         self.uvar(0 if value is None else value + 1)
 
-    def data(self) -> bytes:
-        return bytes([VERSION]) + self.acc.to_bytes((self.pos + 7) // 8, "little")
+    def data(self, version: int = VERSION) -> bytes:
+        return bytes([version]) + self.acc.to_bytes((self.pos + 7) // 8, "little")
 
 
 class _Reader:
@@ -121,9 +125,11 @@ def _put_rules(w: _Writer, r: Ruleset) -> None:
     w.opt(r.rounds)
     w.put(0 if r.unit == 1 else 1, 1)
     w.opt(r.stake)
+    if r.extended:
+        w.opt(r.redeal_doubles)
 
 
-def _get_rules(rd: _Reader) -> Ruleset:
+def _get_rules(rd: _Reader, version: int) -> Ruleset:
     values: dict[str, Any] = {
         "set": SETS[rd.get(2)],
         "players": rd.uvar(),
@@ -139,6 +145,8 @@ def _get_rules(rd: _Reader) -> Ruleset:
     values["rounds"] = rd.opt()
     values["unit"] = 10 if rd.get(1) else 1
     values["stake"] = rd.opt()
+    if version == EXTENDED:
+        values["redeal_doubles"] = rd.opt()
     return _ruleset(tuple(values.items()))
 
 
@@ -220,24 +228,24 @@ def encode(m: Match) -> bytes:
                 w.put(tid, tw)
             w.svar(at - prev_at)
             prev_at = at
-    return w.data()
+    return w.data(EXTENDED if r.extended else VERSION)
 
 
 def decode(data: bytes) -> Match:
     """The match ``encode`` produced (``InvalidInput`` for bytes it could not have produced)."""
     if not isinstance(data, bytes | bytearray) or not data:
         raise InvalidInput("empty game state")
-    if data[0] != VERSION:
+    if data[0] not in (VERSION, EXTENDED):
         raise InvalidInput("unknown game state version {version}", version=data[0])
     try:
-        return _decode(bytes(data[1:]))
+        return _decode(bytes(data[1:]), data[0])
     except (IndexError, KeyError, ValueError, TypeError) as exc:
         raise InvalidInput("corrupt game state") from exc
 
 
-def _decode(body: bytes) -> Match:
+def _decode(body: bytes, version: int) -> Match:
     rd = _Reader(body)
-    r = _get_rules(rd)
+    r = _get_rules(rd, version)
     n = r.players
     tw, sw, aw, pw = _widths(r)
     total = set_size(r.set)
@@ -331,4 +339,4 @@ def _decode(body: bytes) -> Match:
     )
 
 
-__all__ = ["VERSION", "decode", "encode"]
+__all__ = ["EXTENDED", "VERSION", "decode", "encode"]

@@ -132,6 +132,13 @@ class CannotPass(IllegalMove):
     code: ClassVar[str] = "cannot_pass"
 
 
+class CannotCede(IllegalMove):
+    """A cede by a seat not offered the lead, after a tile is laid, a second time, or in a
+    game whose opening offers no lead (``opening: pair_lot`` does)."""
+
+    code: ClassVar[str] = "cannot_cede"
+
+
 #: every rule refusal, in the order ``IllegalMove.CODES`` lists their codes
 ILLEGAL_MOVES: tuple[type[IllegalMove], ...] = (
     NotYourTurn,
@@ -143,11 +150,13 @@ ILLEGAL_MOVES: tuple[type[IllegalMove], ...] = (
     MustPlay,
     CannotDraw,
     CannotPass,
+    CannotCede,
 )
 IllegalMove.CODES = tuple(cls.code for cls in ILLEGAL_MOVES)
 
 __all__ = [
     "ILLEGAL_MOVES",
+    "CannotCede",
     "CannotDraw",
     "CannotPass",
     "DominoError",

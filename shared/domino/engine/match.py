@@ -28,9 +28,10 @@ from __future__ import annotations
 from operator import add, itemgetter
 from typing import Any, Self, cast
 
-from . import movelog, views
-from .deal import MAX_RESHUFFLES, check_deal, find_opener, seeded_shuffle, shuffle_in_place
+from . import lead, movelog, views
+from .deal import MAX_RESHUFFLES, check_dev_deal, find_opener, seeded_shuffle, shuffle_in_place
 from .errors import (
+    CannotCede,
     CannotDraw,
     CannotPass,
     EndRequired,
@@ -45,8 +46,8 @@ from .errors import (
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
 from .layouts import Layout
 from .movelog import OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
-from .moves import DRAW, PASS, Draw, Move, Pass, Play, PlayJson, validate_move
-from .outcome import HandEnd, HandEnded, HandResult, hand_result
+from .moves import DRAW, PASS, Cede, Draw, Move, Pass, Play, PlayJson, validate_move
+from .outcome import ApplyResult, HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
 from .tiles import HIGH, LOW, PIPS, SUIT, TILES, Tile, bits, pips_by_seat
@@ -57,37 +58,9 @@ _PLAY = LogCode.PLAY
 _PASS = LogCode.PASS
 _HAND_OVER = LogCode.HAND_OVER
 _LEAVE = LogCode.LEAVE
+_CEDE = LogCode.CEDE
 _DOMINO = HandEnd.DOMINO
 _CLOSED = HandEnd.CLOSED
-
-
-class ApplyResult:
-    """What one accepted change did: ``drawn`` (the tile drawn, for the drawer only),
-    ``hand_over`` / ``match_over``, and ``hand_number`` of the hand the move belonged to.
-
-    A plain slotted class, not a frozen dataclass: a frozen dataclass takes about 0.6 us more to
-    make, at every draw and every hand's end. Treat it as read-only (most moves share one)."""
-
-    __slots__ = ("drawn", "hand_number", "hand_over", "match_over")
-
-    drawn: Tile | None
-    hand_over: bool
-    match_over: bool
-    hand_number: int
-
-    def __init__(
-        self, drawn: Tile | None, hand_over: bool, match_over: bool, hand_number: int
-    ) -> None:
-        self.drawn = drawn
-        self.hand_over = hand_over
-        self.match_over = match_over
-        self.hand_number = hand_number
-
-    def __repr__(self) -> str:
-        return (
-            f"ApplyResult(hand_over={self.hand_over}, match_over={self.match_over}, "
-            f"hand_number={self.hand_number})"
-        )
 
 
 class Match:
@@ -197,15 +170,16 @@ class Match:
         at: int = 0,
     ) -> Match:
         """Deal hand 1 and find its opener. ``seed`` makes every shuffle of the match repeatable;
-        ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first]}``) fixes the first
-        deal (the boneyard may be left out: the remaining tiles then lie in id order)."""
+        ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first], "lot": seat}``)
+        fixes the first deal (the boneyard may be left out: the remaining tiles then lie in id
+        order) and what its lot draws (``lot``, alone or with the hands: the rules must draw
+        one)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidInput("The seed must be a whole number.")
         m = cls._blank(rules)
         m.seed = seed
         m.start_at = at
-        fixed = check_deal(rules, deal) if deal is not None else None
-        m._deal(fixed)
+        m._deal(*check_dev_deal(rules, deal))
         return m
 
     @classmethod
@@ -308,21 +282,22 @@ class Match:
         m.open_arms = ()
         return m
 
-    def _deal(self, fixed: tuple[list[int], list[int]] | None = None) -> None:
-        """Deal the current hand (re-dealing while the opening rule asks for it), set the opener."""
+    def _deal(
+        self, fixed: tuple[list[int], list[int]] | None = None, lot: int | None = None
+    ) -> None:
+        """Deal the current hand (re-dealing while the opening rule or ``redeal_doubles`` asks
+        for it), set the opener. ``lot``: the seat the first hand's lot draws (dev deals)."""
         r = self.rules
         n = self.players
         total, slices, dealt_n, wanted = self._dealing
-        leader = -1  # the previous hand's winner, when they lead this one
+        # the seat that leads this hand any tile (a winner, a lot), -1: the opening rule says
         ended = self._ended
-        if (
-            ended is not None
-            and self.hand_number > 1
-            and r.next_round == "previous_winner"
-            and ended[2]
-            and ended[5] >= 0
-        ):
-            leader = ended[5]
+        if ended is not None and self.hand_number > 1:
+            leader = lead.winners_lead(r, ended, self.opener, self._nxt)
+        else:
+            leader = -1 if lot is None else lot
+        drawn_by_lot = r.opening == "pair_lot"  # one lot a hand, kept through its redeals
+        redeals = r.redeal_doubles is not None
         self.reshuffles = 0
         while True:
             dealt: list[int] | tuple[int, ...]  # 1 << id per tile, in the shuffled order
@@ -340,7 +315,11 @@ class Match:
                 hands = []
                 for part in slices:
                     hands.append(sum(dealt[part]))
+            if drawn_by_lot and leader < 0:
+                leader = x % n
             found = find_opener(r, hands, x, wanted, dealt_n == total, leader)
+            if found is not None and redeals and lead.too_many_doubles(r, hands):
+                found = None  # thrown in: dealt again
             if found is not None:
                 break
             self.reshuffles += 1
@@ -458,6 +437,15 @@ class Match:
             return False
         return not self._can_play(turn)
 
+    def can_cede(self) -> bool:
+        """Whether the seat on turn may cede the lead to its partner (``lead.can_cede``)."""
+        return lead.can_cede(self)
+
+    @property
+    def offered(self) -> int | None:
+        """The seat offered this hand's lead until its first tile (``lead.offered``)."""
+        return lead.offered(self)
+
     def can_pass(self) -> bool:
         """Whether the seat on turn may pass now."""
         if self.turn is None or self.status != "playing":
@@ -567,7 +555,17 @@ class Match:
                 return self._end_hand(_DOMINO, seat, at)
             self.turn = (seat + self._step) % self.players
             return self._plain
+        if move.__class__ is Cede:
+            if codes is not OWN or not self.can_cede():  # a timeout never cedes: it leads
+                raise CannotCede("Only the seat offered the lead may cede it, before any tile.")
+            self.log.append((_CEDE, seat, -1, -1, at))
+            self.opener = self.turn = (seat + 2) % self.players  # the partner leads
+            return self._plain
         if isinstance(move, Draw):
+            if self.rules.extended and self.rules.draw == "none":
+                # the families' rule (docs/rules.md): nothing is ever drawn, so say that first;
+                # the seed presets keep must_play first, as their answers always were
+                raise CannotDraw("There is nothing you can draw.")
             if self._can_play(seat):
                 raise MustPlay("You hold a tile you can play: you must play it.")
             if self.drawable() <= 0:

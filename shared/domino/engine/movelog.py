@@ -11,9 +11,10 @@ play), and the caller's time. A record is the API's move object::
 
     {"n", "hand_number", "seat", "action", "move"?, "forfeit"?, "tile"?, "end"?, "at"}
 
-``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over`` or ``timeout``; a timeout adds
-``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``. ``hand_over`` has
-``seat: null``. A drawn tile is in the record for its drawer only (``redact_move``).
+``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over``, ``timeout`` or ``cede``; a
+timeout adds ``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``.
+``hand_over`` has ``seat: null``. A drawn tile is in the record for its drawer only
+(``redact_move``).
 """
 
 from enum import IntEnum
@@ -41,6 +42,8 @@ class LogCode(IntEnum):
     TIMEOUT_FORFEIT_PLAY = 8
     TIMEOUT_FORFEIT_DRAW = 9
     TIMEOUT_FORFEIT_PASS = 10
+    #: the seat offered the lead handed it to its partner (``opening: pair_lot``)
+    CEDE = 11
 
 
 #: (code, seat or -1, tile id or -1, arm or -1, at)
@@ -58,7 +61,7 @@ TIMEOUT_FORFEIT: MoveCodes = (
 )
 
 MoveName = Literal["play", "draw", "pass"]
-Action = Literal["play", "draw", "pass", "leave", "hand_over", "timeout"]
+Action = Literal["play", "draw", "pass", "leave", "hand_over", "timeout", "cede"]
 _MOVE_NAMES: tuple[MoveName, MoveName, MoveName] = ("play", "draw", "pass")
 
 #: the move (0 play, 1 draw, 2 pass) of each code that records one
@@ -80,6 +83,7 @@ _ACTION: dict[int, Action] = {
     LogCode.PASS: "pass",
     LogCode.LEAVE: "leave",
     LogCode.HAND_OVER: "hand_over",
+    LogCode.CEDE: "cede",
 }
 _FORFEIT: frozenset[int] = frozenset(TIMEOUT_FORFEIT)
 

@@ -1,4 +1,5 @@
-"""Moves: play a tile on an end, draw one tile from the boneyard, pass. Small immutable values."""
+"""Moves: play a tile on an end, draw one tile from the boneyard, pass, cede the lead. Small
+immutable values."""
 
 from __future__ import annotations
 
@@ -39,10 +40,17 @@ class Pass:
     """End the turn without playing (only when you can neither play nor draw)."""
 
 
-Move = Play | Draw | Pass
+@dataclass(frozen=True, slots=True)
+class Cede:
+    """Hand the lead to your partner (``opening: pair_lot``): only the seat offered it, once,
+    before the hand's first tile."""
+
+
+Move = Play | Draw | Pass | Cede
 
 DRAW = Draw()
 PASS = Pass()
+CEDE = Cede()
 
 
 def validate_move(rules: Ruleset, move: Any) -> None:
@@ -50,7 +58,7 @@ def validate_move(rules: Ruleset, move: Any) -> None:
     move, a tile outside the set, an end name the layout never has. ``Match.apply`` runs it first,
     before any 422 check; callers may run it before their own 403/412 checks."""
     cls = move.__class__
-    if cls is Draw or cls is Pass:
+    if cls is Draw or cls is Pass or cls is Cede:
         return
     if cls is Play:
         if not isinstance(move.tile, Tile):
@@ -65,7 +73,18 @@ def validate_move(rules: Ruleset, move: Any) -> None:
                 ends=list(layout.names),
             )
     else:
-        raise InvalidInput("A move is a play, a draw or a pass.")
+        raise InvalidInput("A move is a play, a draw, a pass or a cede.")
 
 
-__all__ = ["DRAW", "PASS", "Draw", "Move", "Pass", "Play", "PlayJson", "validate_move"]
+__all__ = [
+    "CEDE",
+    "DRAW",
+    "PASS",
+    "Cede",
+    "Draw",
+    "Move",
+    "Pass",
+    "Play",
+    "PlayJson",
+    "validate_move",
+]

@@ -1,4 +1,5 @@
-"""How a hand ended: ``HandEnd`` and the finished hand's ``HandResult`` (``Match.last``).
+"""How a hand ended: ``HandEnd`` and the finished hand's ``HandResult`` (``Match.last``); what
+one accepted change did: ``ApplyResult`` (``Match.apply``).
 
 As python-chess's ``Termination`` and ``Outcome``: an enum for how it ended, a frozen dataclass
 for what it gave. The view's ``last_hand`` object is built from it (``views.last_hand``).
@@ -57,4 +58,33 @@ def hand_result(ended: HandEnded) -> HandResult:
     return HandResult(number, end, winners, points, hands, None if seat < 0 else seat)
 
 
-__all__ = ["HandEnd", "HandEnded", "HandResult", "hand_result"]
+class ApplyResult:
+    """What one accepted change did: ``drawn`` (the tile drawn, for the drawer only),
+    ``hand_over`` / ``match_over``, and ``hand_number`` of the hand the move belonged to.
+
+    A plain slotted class, not a frozen dataclass: a frozen dataclass takes about 0.6 us more to
+    make, at every draw and every hand's end. Treat it as read-only (most moves share one)."""
+
+    __slots__ = ("drawn", "hand_number", "hand_over", "match_over")
+
+    drawn: Tile | None
+    hand_over: bool
+    match_over: bool
+    hand_number: int
+
+    def __init__(
+        self, drawn: Tile | None, hand_over: bool, match_over: bool, hand_number: int
+    ) -> None:
+        self.drawn = drawn
+        self.hand_over = hand_over
+        self.match_over = match_over
+        self.hand_number = hand_number
+
+    def __repr__(self) -> str:
+        return (
+            f"ApplyResult(hand_over={self.hand_over}, match_over={self.match_over}, "
+            f"hand_number={self.hand_number})"
+        )
+
+
+__all__ = ["ApplyResult", "HandEnd", "HandEnded", "HandResult", "hand_result"]

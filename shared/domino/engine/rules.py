@@ -12,7 +12,7 @@ opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seat
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Literal, TypedDict, get_args
+from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 from .errors import InvalidInput
 from .layouts import LAYOUTS, LayoutName
@@ -22,9 +22,9 @@ from .tiles import SETS, set_size
 # what an encoded state stores; add new values at the end).
 DrawRule = Literal["until_playable", "one_then_pass", "none"]
 Direction = Literal["clockwise", "counterclockwise"]
-Opening = Literal["highest_double", "double_six", "lot", "required_double"]
+Opening = Literal["highest_double", "double_six", "lot", "required_double", "pair_lot"]
 NoDouble = Literal["heaviest", "reshuffle"]
-NextRound = Literal["previous_winner", "same_as_first"]
+NextRound = Literal["previous_winner", "same_as_first", "winning_pair"]
 Teams = Literal["pairs"]  # the field is ``Teams | None``: None plays without teams
 OutScoring = Literal["opponents", "all_others", "penalty", "win"]
 BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win"]
@@ -63,6 +63,10 @@ CHOICES: dict[str, tuple[str | None, ...]] = {
     "match": MATCH,
 }
 
+#: the fields the families beyond the seeds added (docs/rules.md), with the value every game
+#: had before them: a ruleset at these values shows and encodes exactly as it did
+EXTENSIONS: dict[str, Any] = {"redeal_doubles": None}
+
 
 class RulesJson(TypedDict):
     """``Ruleset.to_json()``: the game view's ``rules`` object."""
@@ -87,6 +91,8 @@ class RulesJson(TypedDict):
     rounds: int | None
     unit: Unit
     stake: int | None
+    #: a deal where a hand holds this many doubles or more is dealt again (None: never)
+    redeal_doubles: NotRequired[int | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +119,12 @@ class Ruleset:
     rounds: int | None
     unit: Unit
     stake: int | None
+    redeal_doubles: int | None = None
+
+    @property
+    def extended(self) -> bool:
+        """Whether a field of ``EXTENSIONS`` is off its old value (it then shows and encodes)."""
+        return self.redeal_doubles is not None
 
     @property
     def tile_count(self) -> int:
@@ -128,7 +140,7 @@ class Ruleset:
 
     def to_json(self) -> RulesJson:
         """The game view's ``rules`` object (plain numbers), fields in declaration order."""
-        return {
+        out: RulesJson = {
             "set": self.set,
             "players": self.players,
             "hand_size": self.hand_size,
@@ -150,6 +162,9 @@ class Ruleset:
             "unit": self.unit,
             "stake": self.stake,
         }
+        if self.extended:
+            out["redeal_doubles"] = self.redeal_doubles
+        return out
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
@@ -175,6 +190,8 @@ class Preset:
             if name == "players":
                 continue
             value = self.rules[name]
+            if name in EXTENSIONS and value == EXTENSIONS[name]:
+                continue  # the presets before these fields show as they did
             if isinstance(value, dict):
                 value = {str(k): v for k, v in sorted(value.items())}
             rules[name] = value
@@ -212,6 +229,7 @@ _BASE: dict[str, Any] = {
     "rounds": None,
     "unit": 1,
     "stake": None,
+    **EXTENSIONS,
 }
 
 _CLASICO = dict(_BASE, hand_size={3: 6, 4: 6, 5: 5}, reserve=_per_count(3, 5, 1))
@@ -237,7 +255,8 @@ def _preset(
     return Preset(pid, name, source, lo, hi, rules, modes, description)
 
 
-#: the ten presets, in docs/rules.md#the-presets order
+#: the presets, in docs/rules.md#the-presets order: the ten of the seed texts, then the
+#: families beyond them
 PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
@@ -380,6 +399,29 @@ PRESETS: dict[str, Preset] = {
             ),
             description="Double-nine, 9-9 opens an eight-armed star.",
         ),
+        _preset(
+            "cubano",
+            "Dominó cubano",
+            "P-CU",
+            4,
+            4,
+            dict(
+                _BASE,
+                set=9,
+                hand_size={4: 10},
+                reserve={4: 15},
+                draw="none",
+                direction="counterclockwise",
+                opening="pair_lot",
+                next_round="winning_pair",
+                teams="pairs",
+                block_scoring="opponents",
+                tie="none",
+                redeal_doubles=5,
+            ),
+            description="Cuban double-nine in pairs: 10 tiles each, 15 sleep; the team picks "
+            "its leader.",
+        ),
     )
 }
 
@@ -425,6 +467,10 @@ def _check_field(name: str, value: Any, players: int) -> Any:
     if name == "unit":
         if not _is_int(value) or value not in UNIT:
             raise InvalidInput("rules.unit must be 1 or 10.")
+        return value
+    if name == "redeal_doubles":
+        if value is not None and (not _is_int(value) or not 2 <= value <= 16):
+            raise InvalidInput("rules.redeal_doubles must be null or a whole number from 2 to 16.")
         return value
     if name in ("target", "rounds", "stake"):
         if value is None:
@@ -494,9 +540,22 @@ def check_rules(r: Ruleset) -> None:
         )
     if r.teams == "pairs" and n != 4:
         raise InvalidInput("Pairs are played by exactly 4 players.")
+    if r.teams != "pairs" and (r.opening == "pair_lot" or r.next_round == "winning_pair"):
+        raise InvalidInput("opening pair_lot and next_round winning_pair are played in pairs.")
+    if r.redeal_doubles is not None:
+        # pigeonhole: the doubles every deal hands out must fit below the limit in each hand,
+        # or no deal would ever stand
+        doubles = r.set + 1
+        dealt = max(0, doubles - (total - r.hand_size * n))
+        if dealt > (r.redeal_doubles - 1) * n:
+            raise InvalidInput(
+                "Every deal hands out {count} doubles: redeal_doubles {max} would deal for ever.",
+                count=dealt,
+                max=r.redeal_doubles,
+            )
     layout = LAYOUTS.get(r.layout)
     if layout is not None and layout.opens_with_double:
-        if r.opening == "lot":
+        if r.opening in ("lot", "pair_lot"):
             raise InvalidInput(
                 "A {layout} opens with a double: opening lot is not possible.", layout=r.layout
             )

@@ -68,6 +68,9 @@ class Seen(Protocol):
     def legal_moves(self) -> list[Play]: ...
     def can_draw(self) -> bool: ...
     def can_pass(self) -> bool: ...
+    def can_cede(self) -> bool: ...
+    @property
+    def offered(self) -> int | None: ...
 
 
 class BoardTile(TypedDict):
@@ -130,6 +133,16 @@ class YouView(TypedDict):
     can_pass: bool
     #: the tile the seat just drew (the engine leaves it None; the caller fills it in)
     drawn: str | None
+    #: whether the seat may cede the lead to its partner (only in games that offer the lead)
+    can_cede: NotRequired[bool]
+
+
+class LeadView(TypedDict):
+    """Who leads a hand whose team chooses its leader (``opening: pair_lot``)."""
+
+    pair: list[int]
+    offered: int
+    ceded: bool
 
 
 class MatchView(TypedDict):
@@ -146,6 +159,8 @@ class MatchView(TypedDict):
     last_hand: LastHandView | None
     result: LastHandView | None
     seat_stats: list[SeatStats]
+    #: ``opening: pair_lot`` only: the lead until the first tile is laid, then None
+    lead: NotRequired[LeadView | None]
     you: NotRequired[YouView]
 
 
@@ -235,6 +250,18 @@ def view(m: Seen, seat: int | None) -> MatchView:
             for s in range(m.players)
         ],
     }
+    offers = r.opening == "pair_lot"
+    if offers:
+        offered = m.offered
+        out["lead"] = (
+            None
+            if offered is None
+            else {
+                "pair": [offered % 2, offered % 2 + 2],
+                "offered": offered,
+                "ceded": offered != m.opener,
+            }
+        )
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < m.players:
             raise InvalidInput("There is no such seat.")
@@ -247,6 +274,8 @@ def view(m: Seen, seat: int | None) -> MatchView:
             "can_pass": m.can_pass() if mine else False,
             "drawn": None,
         }
+        if offers:
+            out["you"]["can_cede"] = m.can_cede() if mine else False
     return out
 
 
@@ -255,6 +284,7 @@ __all__ = [
     "BoardTile",
     "BoardView",
     "LastHandView",
+    "LeadView",
     "MatchView",
     "SeatStats",
     "Seen",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domino.engine import (
+    CEDE,
     DEFAULT_BUDGET_MS,
     DEFAULT_LEVEL,
     DRAW,
@@ -177,7 +178,7 @@ class GameCommands:
         expected_version: int | None,
         keyed: Keyed | None = None,
     ) -> GameSeen:
-        """Play, draw or pass for the caller's seat."""
+        """Play, draw, pass or cede the lead for the caller's seat."""
         game = load_game(self.store, game_id)
         move = move_of(game, command)  # 400 before 403/412
         if replay := self.writes.replies.earlier(caller, game, keyed):
@@ -250,11 +251,15 @@ def _check_deal_only(rules: Ruleset, fixed: dict[str, Any]) -> None:
     Match.start(rules, deal=fixed)
 
 
+#: the moves without a tile, by ``MakeMove.kind``
+_NO_TILE: dict[str, Move] = {"draw": DRAW, "pass": PASS, "cede": CEDE}
+
+
 def move_of(game: Game, command: MakeMove) -> Move:
     """The engine's move for ``command``; ``InvalidInput`` (400) for one no game of these rules
     could accept (a tile outside the set, an end the layout never has)."""
     if command.kind != "play":
-        return DRAW if command.kind == "draw" else PASS
+        return _NO_TILE[command.kind]
     assert command.tile is not None
     move = Play(parse_tile(command.tile, game.rules.set), command.end)
     validate_move(game.rules, move)

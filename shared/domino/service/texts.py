@@ -92,6 +92,7 @@ PRESET_NAMES_EN: dict[str, str] = {
     "pool": "Pool dominoes",
     "cruzado": "Cross dominoes",
     "chipre": "Cyprus dominoes",
+    "cubano": "Cuban dominoes",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal, NamedTuple
 
 BotLevel = Literal["random", "greedy", "strategist", "expert"]
 OnTimeout = Literal["auto", "forfeit"]
-MoveKind = Literal["play", "draw", "pass"]
+MoveKind = Literal["play", "draw", "pass", "cede"]
 #: what ``POST /games/{id}/emotes`` sends (docs/api.md, "Emotes": no free text)
 EMOTES = ("hello", "good_game", "well_played", "thanks", "oops", "thinking")
 #: why a player is reported (``POST /players/{id}/reports``)
@@ -69,7 +69,8 @@ class TakeSeat(NamedTuple):
 
 
 class MakeMove(NamedTuple):
-    """Play ``tile`` (its text, read against the game's set) on ``end``, draw, or pass."""
+    """Play ``tile`` (its text, read against the game's set) on ``end``, draw, pass, or cede
+    the lead."""
 
     kind: MoveKind
     tile: str | None = None
@@ -78,6 +79,7 @@ class MakeMove(NamedTuple):
 
 DRAW_TILE = MakeMove("draw")
 PASS_TURN = MakeMove("pass")
+CEDE_LEAD = MakeMove("cede")
 
 
 class LeaveSeat(NamedTuple):

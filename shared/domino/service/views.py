@@ -68,6 +68,9 @@ def game_view(
                 "last_move": 0,
             }
         )
+        offers = rules.opening == "pair_lot"  # a game whose team chooses its leader
+        if offers:
+            view["lead"] = None
         if seat is not None:
             view["you"] = {
                 "seat": seat,
@@ -77,6 +80,8 @@ def game_view(
                 "can_pass": False,
                 "drawn": None,
             }
+            if offers:
+                view["you"]["can_cede"] = False
         view.update({"last_hand": None, "result": _abandoned(record)})
     else:
         engine = match.view(seat)
@@ -90,6 +95,8 @@ def game_view(
         view["boneyard"] = engine["boneyard"]
         view["drawable"] = engine["drawable"]
         view["last_move"] = match.next_n - 1  # a client holding fewer moves has missed some
+        if "lead" in engine:
+            view["lead"] = engine["lead"]
         if "you" in engine:
             view["you"] = {**engine["you"], "drawn": drawn}
         view["last_hand"] = engine["last_hand"]
