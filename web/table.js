@@ -284,6 +284,10 @@ function handElement(game, myTurn) {
     { class: "controls" },
     h("button", { type: "button", id: "draw", disabled: !(myTurn && you.can_draw), onclick: () => act("draw") }, t("draw")),
     h("button", { type: "button", id: "pass", disabled: !(myTurn && you.can_pass), onclick: () => act("pass") }, t("pass")),
+    // only games whose team chooses its leader (cubano) offer a cede
+    "can_cede" in you
+      ? h("button", { type: "button", id: "cede", disabled: !(myTurn && you.can_cede), onclick: () => act("cede") }, t("cede"))
+      : null,
     h("button", { type: "button", id: "leave", class: "ghost", onclick: () => confirm(t("leaveConfirm")) && act("leave") }, t("leave")),
   );
   const section = h("section", { class: "card", "aria-label": t("yourHand") }, h("h3", {}, t("yourHand")), hand);

@@ -566,6 +566,15 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
 
 
 @app.command(context_settings=TAKES_A_GAME_ID)
+def cede(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
+    """Cede the lead to your partner (cubano: only the seat offered it, before any tile)."""
+    client = api()
+    with reported():
+        view = client.post(f"{game_path(game)}/cede", {}, if_match=if_match)
+    show_view(view, as_json)
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
 def leave(game: GameId, as_json: AsJson = False) -> None:
     """Leave a game: before the deal your seat frees up; later a bot takes it (a forfeit)."""
     client = api()
@@ -639,7 +648,7 @@ def watch(
         )
 
 
-MOVE_PROMPT = "your move (3-5 [end] / draw / pass, empty to wait): "
+MOVE_PROMPT = "your move (3-5 [end] / draw / pass / cede, empty to wait): "
 
 
 class MovePrompt:
@@ -666,7 +675,7 @@ class MovePrompt:
 
     def move(self, typed: list[str]) -> dict[str, Any]:
         path = game_path(self.game)
-        if typed[0] in ("draw", "pass"):
+        if typed[0] in ("draw", "pass", "cede"):
             answer: dict[str, Any] = self.client.post(f"{path}/{typed[0]}", {})
             return answer
         body = {"tile": typed[0]} | ({"end": typed[1]} if len(typed) > 1 else {})

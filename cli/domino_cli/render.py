@@ -178,7 +178,13 @@ def render_status(console: Console, view: Mapping[str, Any]) -> None:
         options = ["play"] if you.get("legal") else []
         options += ["draw"] if you.get("can_draw") else []
         options += ["pass"] if you.get("can_pass") else []
+        options += ["cede"] if you.get("can_cede") else []
         console.print(Text(f"{TURN_MARK} your turn: {' / '.join(options)}", style="bold yellow"))
+    lead = view.get("lead")
+    if lead:  # a team choosing its leader (cubano)
+        offered = seat_name(view, lead["offered"])
+        said = "ceded the lead" if lead["ceded"] else "is offered the lead"
+        console.print(Text(f"{offered} {said}", style="dim"))
     else:
         console.print(Text(f"{TURN_MARK} {seat_name(view, turn)}'s turn"))
     if view.get("deadline"):

@@ -208,3 +208,35 @@ def test_the_cross_and_the_star_are_laid_out_around_the_opening_double(
         page.screenshot(path=tmp_path / f"{preset}.png", full_page=True)
     finally:
         context.close()
+
+
+def test_the_seat_offered_the_lead_cedes_it_with_one_click(
+    runtime: Runtime, browser: Any, tmp_path: Path
+) -> None:
+    """cubano: the lot offers Cora (seat 1) the lead; Cede hands it to her partner, a bot, who
+    leads; the button is gone from games that offer no lead."""
+    host = runtime.token(f"host{int(time.time() * 1000)}")
+    body = {"preset": "cubano", "players": 4, "bots": 2, "deal": {"lot": 1}}
+    status, _, game = runtime.request("POST", "/games", body, token=host)
+    assert status == 201, game
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = context.new_page()
+        sign_in(page, runtime.base, "Cora", f"/?join={game['id']}")
+        page.click("#join")
+        page.wait_for_selector("#game[data-status=playing]")
+        assert page.is_enabled("#cede") and game_attr(page, "my-turn") == "true"
+        page.screenshot(path=tmp_path / "01-offered-the-lead.png")
+        page.click("#cede")
+        page.wait_for_selector("#cede[disabled]")
+        assert page.locator("#error").is_hidden(), page.text_content("#error")
+        page.screenshot(path=tmp_path / "02-ceded.png")
+        status, _, view = runtime.request("GET", f"/games/{game['id']}", token=host)
+        assert view["board"]["tiles"][0]["seat"] == 3  # her partner led
+        assert "ceded the lead" in str(page.text_content("body"))
+        page.click("#back")
+        create_game(page, "clasico", players=4, bots=3, single=True)
+        page.wait_for_selector("#game[data-status=playing]")
+        assert page.locator("#cede").count() == 0
+    finally:
+        context.close()

@@ -253,3 +253,20 @@ def test_watch_play_asks_for_a_move_on_your_turn(player: Callable[[str], Player]
     assert after["version"] > view["version"]
     assert f"version {after['version']}" in done.stdout
     assert done.stdout.count("your move (3-5 [end] / draw / pass") >= 2
+
+
+def test_cede_hands_the_lead_to_the_partner_in_cubano(
+    runtime: Runtime, player: Callable[[str], Player]
+) -> None:
+    alice = player("Alice")
+    body = {"preset": "cubano", "players": 4, "bots": 3, "deal": {"lot": 0}}
+    status, _, created = runtime.request("POST", "/games", body, token=alice.token)
+    assert status == 201, created
+    game = created["id"]
+    shown = alice.run("show", game).stdout
+    assert "your turn: play / cede" in shown and "Alice is offered the lead" in shown
+    ceded = alice.run("cede", game).stdout
+    view = alice.view(game)
+    assert view["lead"] is None and view["board"]["tiles"][0]["seat"] == 2  # the bot partner led
+    assert "cede" in alice.run("moves", game).stdout
+    assert "error cannot_cede" in alice.run("cede", game, expect=1).stderr, ceded
