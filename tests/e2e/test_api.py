@@ -39,6 +39,7 @@ PRESET_IDS = [
     "pool",
     "cruzado",
     "chipre",
+    "cubano",
 ]
 
 # Hand 1 of the two-player games: seat 0 holds 6-6 and leads it; seat 1 holds no six and has
@@ -209,7 +210,7 @@ def test_a_game_with_a_bot_finishes_with_only_the_human_playing(
 # ---------------------------------------------------------------------------- rules
 
 
-def test_rules_lists_the_ten_presets(runtime: Runtime) -> None:
+def test_rules_lists_every_preset(runtime: Runtime) -> None:
     status, _, body = runtime.request("GET", "/rules")  # no token needed
     assert status == 200
     presets = body["presets"]
@@ -228,6 +229,7 @@ def test_rules_lists_the_ten_presets(runtime: Runtime) -> None:
         "pool": (3, 5),
         "cruzado": (3, 5),
         "chipre": (4, 10),
+        "cubano": (4, 4),
     }
     for preset in presets:
         assert preset["name"] and preset["source"]

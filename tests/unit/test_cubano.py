@@ -1,4 +1,4 @@
-"""Cubano (docs/rules.md "Cubano"): each of RULES.md's checks for it as a test of its own."""
+"""Cubano (docs/rules.md "cubano"): each check the rules set for it, as a test of its own."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 - ``next_round: previous_winner``: the last hand's deciding seat leads any tile.
 - ``next_round: winning_pair``: the pair that won leads, its deciding seat offered the lead; after
-  a hand nobody won, the seat after the last opener in play order is (RULES.md "Cubano").
+  a hand nobody won, the seat after the last opener in play order is (docs/rules.md "cubano").
 - ``opening: pair_lot``: the lot draws a seat, which is *offered* the lead: it leads any tile or
   cedes it, once, to its partner, who must lead (``Cede``; a ``CEDE`` entry in the hand's log).
 - ``redeal_doubles`` k: a deal where a hand holds k doubles or more is dealt again.
