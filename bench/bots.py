@@ -1,7 +1,7 @@
 """Computer players' strength: the expert against the other levels and against ``bota_gorda``.
 
     python bench/bots.py [--deals N] [--quick] [--budget-ms MS | --samples N]
-                         [--presets P,...] [--opponents L,...] [--no-duel] [--workers W]
+                         [--presets P[:N],...] [--opponents L,...] [--no-duel] [--workers W]
                          [--tree PATH] [--json FILE]
     python bench/bots.py --calibrate [--budget-ms MS]
 
@@ -314,6 +314,15 @@ def _row(label: str, tally: Tally) -> str:
     )
 
 
+def line_of(text: str, players_of: dict[str, int]) -> tuple[str, int]:
+    """``--presets``'s ``pid`` or ``pid:n``: a preset and its player count (``PRESETS``'s, else
+    the preset's least)."""
+    from domino.engine import PRESETS as ALL
+
+    pid, _, count = text.partition(":")
+    return pid, int(count) if count else players_of.get(pid, ALL[pid].min_players)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=None, help="deals a line (default 2000)")
@@ -345,7 +354,7 @@ def main() -> int:
         return 0
     deals = args.deals if args.deals is not None else 100 if args.quick else 2000
     players_of = dict(PRESETS)
-    presets = [(p, players_of[p]) for p in args.presets.split(",") if p]
+    presets = [line_of(p, players_of) for p in args.presets.split(",") if p]
     opponents = [b for b in args.opponents.split(",") if b]
     thinking: dict[str, Any] = (
         {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
