@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domino.engine import DRAW, PASS, Match, Play, full_set, parse_tile, resolve_rules
+from domino.engine import CEDE, DRAW, PASS, Match, Play, full_set, parse_tile, resolve_rules
 
 
 def rest_of(top: int, hands: list[list[str]], first: list[str] | None = None) -> list[str]:
@@ -41,6 +41,9 @@ def pass_(m: Match, seat: int, at: int = 1001):
 
 
 def random_step(m: Match, rng) -> None:
+    if m.can_cede() and rng.random() < 0.5:  # a pair choosing its leader: half the time, cede
+        m.apply(m.turn, CEDE, 0)
+        return
     legal = m.legal_moves()
     move = rng.choice(legal) if legal else (DRAW if m.can_draw() else PASS)
     m.apply(m.turn, move, 0)
