@@ -205,13 +205,14 @@ def run_lines(
 
 # ------------------------------------------------------------------------------ calibration
 
-#: the presets calibrated: every layout, pairs, and a big star table
+#: the presets calibrated: every layout, pairs, a big star table, and a deal with tiles asleep
 CALIBRATED = (
     ("dos-jugadores", 2),
     ("parejas-111", 4),
     ("clasico", 4),
     ("cruzado", 4),
     ("chipre", 8),
+    ("cubano", 4),
 )
 
 
