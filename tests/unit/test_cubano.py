@@ -224,3 +224,16 @@ def test_a_dev_lot_needs_a_lot_and_a_seat() -> None:
         Match.start(RULES, deal={"lot": 4})
     with pytest.raises(errors.InvalidInput):
         Match.start(RULES, deal={"lot": True})
+
+
+def test_an_extended_item_refuses_a_field_this_code_does_not_know() -> None:
+    """Version 2 holds a mask of the families' fields it sets: a bit past the known ones is
+    refused, never read as another field."""
+    from domino.engine.encoding import _put_rules, _Writer
+
+    assert decode(encode(Match.start(RULES, seed=4))).rules.redeal_doubles == 5
+    unknown = _Writer()
+    _put_rules(unknown, resolve_rules("clasico", 4))  # no field of the families set
+    unknown.uvar(1 << 5)  # then a mask naming a sixth one
+    with pytest.raises(errors.InvalidInput):
+        decode(unknown.data(2) + bytes(40))

@@ -9,8 +9,9 @@ Times in the log are varint deltas from the previous move (the first from ``star
 Layout (version 1): rules · seed · status, hand number, reshuffles, opener, turn, forced lead,
 passes · hands · boneyard · scores · chips/pot · forfeits · last hand · log (start time, first n,
 previous hand's moves, current hand's moves). Version 2 is version 1 with the ruleset's
-``EXTENSIONS`` after its other fields: a game whose rules leave them all at their old values is
-written as version 1, byte for byte what it was before they existed.
+``EXTENSIONS`` after its other fields (a mask of those off their old values, then their values):
+a game whose rules leave them all at their old values is written as version 1, byte for byte
+what it was before they existed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .layouts import LAYOUTS
 from .match import Match
 from .movelog import BY_VALUE, DRAW_CODES, PLAY_CODES, SEATED, Entry
 from .outcome import HandEnd, HandEnded
-from .rules import CHOICES, FIELD_NAMES, Ruleset, check_rules
+from .rules import CHOICES, EXTENSIONS, FIELD_NAMES, Ruleset, check_rules
 from .tiles import SETS, set_size
 
 VERSION = 1
@@ -126,7 +127,32 @@ def _put_rules(w: _Writer, r: Ruleset) -> None:
     w.put(0 if r.unit == 1 else 1, 1)
     w.opt(r.stake)
     if r.extended:
-        w.opt(r.redeal_doubles)
+        _put_extensions(w, r)
+
+
+def _put_extensions(w: _Writer, r: Ruleset) -> None:
+    """The ``EXTENSIONS`` off their old values: a mask of them (bit i: the i-th field, so a
+    field added later leaves every earlier item readable), then each one's value."""
+    present = [name for name, old in EXTENSIONS.items() if getattr(r, name) != old]
+    w.uvar(sum(1 << i for i, name in enumerate(EXTENSIONS) if name in present))
+    for name in present:
+        value = getattr(r, name)
+        if name in CHOICES:
+            w.uvar(CHOICES[name].index(value))
+        else:
+            w.opt(value)
+
+
+def _get_extensions(rd: _Reader, values: dict[str, Any]) -> None:
+    mask = rd.uvar()
+    if mask >> len(EXTENSIONS):
+        raise InvalidInput("corrupt game state")  # a field this code does not know
+    for i, name in enumerate(EXTENSIONS):
+        if mask >> i & 1:
+            if name in CHOICES:
+                values[name] = CHOICES[name][rd.uvar()]
+            else:
+                values[name] = rd.opt()
 
 
 def _get_rules(rd: _Reader, version: int) -> Ruleset:
@@ -146,7 +172,7 @@ def _get_rules(rd: _Reader, version: int) -> Ruleset:
     values["unit"] = 10 if rd.get(1) else 1
     values["stake"] = rd.opt()
     if version == EXTENDED:
-        values["redeal_doubles"] = rd.opt()
+        _get_extensions(rd, values)
     return _ruleset(tuple(values.items()))
 
 

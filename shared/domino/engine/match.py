@@ -562,7 +562,7 @@ class Match:
             self.opener = self.turn = (seat + 2) % self.players  # the partner leads
             return self._plain
         if isinstance(move, Draw):
-            if self.rules.extended and self.rules.draw == "none":
+            if self.rules.draw == "none" and self.rules.extended:
                 # the families' rule (docs/rules.md): nothing is ever drawn, so say that first;
                 # the seed presets keep must_play first, as their answers always were
                 raise CannotDraw("There is nothing you can draw.")

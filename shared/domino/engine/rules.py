@@ -124,7 +124,7 @@ class Ruleset:
     @property
     def extended(self) -> bool:
         """Whether a field of ``EXTENSIONS`` is off its old value (it then shows and encodes)."""
-        return self.redeal_doubles is not None
+        return any(getattr(self, name) != old for name, old in EXTENSIONS.items())
 
     @property
     def tile_count(self) -> int:
