@@ -1,15 +1,18 @@
 """How soon a restarted `make run` notifies again when its stream is full of earlier changes.
 
 The local runtime is started on a new data folder; two people start a game, then the game item
-is written ``--records`` more times (each a MODIFY the notifier reads); the runtime is stopped
+is written ``--records`` more times (each a MODIFY the notifier reads), and with ``--moves``
+four pairs of people play that many real moves between them (each one notified, as a day of
+play leaves the stream); the runtime is stopped
 and started again on the same data, and the player on turn moves. Printed: the seconds from
 that move's answer to the other player's ``your_turn`` in their inbox, and how many
 notifications of the first run came back (the inbox is emptied before the restart, so a replay
 of the stream shows as notes that reappear). Run with checkpoints (what the runtime does) and
-again without (the checkpoint files deleted before the restart: every shard from
-TRIM_HORIZON, what each start did before).
+again without (the checkpoint files deleted before the restart, as with data an earlier
+version of the runtime kept: the mappings begin at the stream's end; until 2026-12 they read
+every shard from TRIM_HORIZON, a replay of the whole stream).
 
-    .venv/bin/python bench/restart.py [--records 3000]
+    .venv/bin/python bench/restart.py [--records 3000] [--moves 2000]
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import argparse
 import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +86,31 @@ def _hand_the_turn_over(
             return after, other
 
 
+def _play(runtime: Runtime, moves: int, pair: int) -> None:
+    """Two people play ``moves`` moves, in as many games as that takes."""
+    tokens = [runtime.token(f"restart-pair{pair}-{seat}") for seat in range(2)]
+    played = 0
+    while played < moves:
+        status, _, view = runtime.request(
+            "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=tokens[0]
+        )
+        assert status == 201, view
+        game = view["id"]
+        status, _, view = runtime.request("POST", f"/games/{game}/join", {}, token=tokens[1])
+        assert status == 200, view
+        joiner_seat = view["you"]["seat"]
+        while played < moves and view["status"] == "playing":
+            on_turn = tokens[1] if view["turn"] == joiner_seat else tokens[0]
+            view = _move(runtime, game, on_turn)
+            played += 1
+
+
+def _play_moves(runtime: Runtime, moves: int, pairs: int = 4) -> None:
+    with ThreadPoolExecutor(pairs) as pool:
+        for done in pool.map(lambda pair: _play(runtime, moves // pairs, pair), range(pairs)):
+            assert done is None
+
+
 def _empty_inboxes(runtime: Runtime, players: list[str]) -> None:
     database = runtime.database()
     for player in players:
@@ -97,12 +126,17 @@ def _empty_inboxes(runtime: Runtime, players: list[str]) -> None:
 
 
 def fill_then_restart(
-    data_dir: Path, records: int, keep_checkpoints: bool = True, within: float = 600
+    data_dir: Path,
+    records: int,
+    keep_checkpoints: bool = True,
+    within: float = 600,
+    moves: int = 0,
 ) -> Outcome:
     """The scenario of this script's docstring, on ``data_dir`` (new, or a copy of one)."""
     runtime = start_runtime(data_dir=data_dir)
     ana, ben = "restart-ana", "restart-ben"
     try:
+        _play_moves(runtime, moves)
         tokens = {ana: runtime.token(ana), ben: runtime.token(ben)}
         status, _, created = runtime.request(
             "POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=tokens[ana]
@@ -154,14 +188,16 @@ def fill_then_restart(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=3000, help="changes in the stream")
+    parser.add_argument("--moves", type=int, default=0, help="real moves before the fillers")
     args = parser.parse_args()
     for keep in (True, False):
         with tempfile.TemporaryDirectory() as folder:
-            outcome = fill_then_restart(Path(folder) / "data", args.records, keep)
-        label = "with checkpoints" if keep else "without (TRIM_HORIZON on each start)"
+            outcome = fill_then_restart(Path(folder) / "data", args.records, keep, moves=args.moves)
+        label = "with checkpoints" if keep else "with the checkpoints deleted"
         print(
-            f"{args.records} records in the stream, restart {label}: first notification "
-            f"{outcome.seconds:.2f} s after the move, {outcome.replayed} earlier notes replayed"
+            f"{args.records} records and {args.moves} moves in the stream, restart {label}: "
+            f"first notification {outcome.seconds:.2f} s after the move, "
+            f"{outcome.replayed} earlier notes replayed"
         )
 
 

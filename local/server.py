@@ -80,16 +80,16 @@ def start_database(port: int, data_dir: Path | None) -> ddb.DynamoServer | None:
     return server
 
 
-def start_streams(
+def stream_pump(
     template: Template,
     sources: list[StreamSource],
     endpoint: str,
     containers: Containers,
-    stop: threading.Event,
     data_dir: Path | None = None,
-) -> threading.Thread | None:
-    """Feed the tables' streams to their functions (Lambda's event source mappings), each
-    resuming where it stopped when the data is kept (``data_dir``)."""
+) -> StreamPump | None:
+    """The pump that feeds the tables' streams to their functions (Lambda's event source
+    mappings), each mapping resuming where it stopped when the data is kept (``data_dir``),
+    its starting positions fixed now: call it before the runtime serves a request."""
     if not sources:
         return None
 
@@ -100,9 +100,15 @@ def start_streams(
     pump = StreamPump(
         endpoint, template, template.table_names(), invoke, sources=sources, checkpoints=checkpoints
     )
+    pump.start()
+    return pump
+
+
+def start_streams(pump: StreamPump, stop: threading.Event) -> threading.Thread:
+    """Poll the streams on a thread of their own until ``stop``."""
     thread = threading.Thread(target=pump.run, args=(stop,), name="streams", daemon=True)
     thread.start()
-    mappings = ", ".join(f"{s.function} <- {s.table}" for s in sources)
+    mappings = ", ".join(f"{s.function} <- {s.table}" for s in pump.sources)
     print(f"streams: {mappings}", file=sys.stderr, flush=True)
     return thread
 
@@ -291,14 +297,16 @@ def main(argv: list[str] | None = None) -> int:
             args.ws_idle_timeout,
             args.ws_max_age,
         )
+        kept = data_dir if database is None or database.kind == "dynamodb-local" else None
+        # where the streams begin is fixed before a request can write
+        pump = stream_pump(template, sources, endpoint, containers, kept)
         shutdown.serving = True
         if stop.is_set():  # a signal came as it started
             return 0
         # polled every 0.1 s: a stop waits no longer for the loop to end
         thread = threading.Thread(target=httpd.serve_forever, args=(0.1,), daemon=True)
         thread.start()
-        kept = data_dir if database is None or database.kind == "dynamodb-local" else None
-        streams = start_streams(template, sources, endpoint, containers, stop, kept)
+        streams = start_streams(pump, stop) if pump is not None else None
         start_schedules(schedules, httpd.run_schedule, stop)
         start_queues(queues, timed, containers, stop, endpoint, template)
         threading.Thread(target=log_pushes, args=(sns, stop), daemon=True).start()

@@ -5,7 +5,8 @@ table's stream records: read with the Streams API from DynamoDB Local (or moto),
 its FilterCriteria, batched by BatchSize, retried up to MaximumRetryAttempts and, with
 ReportBatchItemFailures, re-delivered from the first failed record. Delivery is at least once.
 With a data folder each mapping keeps its position per shard (``checkpoints``) and a restart
-resumes after it, as Lambda's mappings do; without, every shard is read from TRIM_HORIZON.
+resumes after it, as Lambda's mappings do (a mapping with no position for the kept data begins at
+the stream's end); without, every shard is read from TRIM_HORIZON.
 
 Not modelled: StartingPosition LATEST, MaximumBatchingWindowInSeconds, BisectBatchOnFunctionError,
 parallelisation and on-failure destinations (a batch given up on is logged, not sent anywhere).

@@ -62,6 +62,11 @@ class _Shard:
     iterator: str | None = None  # None: ask for one (again)
     last_sequence: str | None = None  # the last record read
     done_sequence: str | None = None  # every record up to here delivered or filtered out
+    # where reading starts while no record is done: TRIM_HORIZON; LATEST (the mapping began
+    # at the stream's end: asking again stays there rather than replaying the shard); or
+    # AT_SEQUENCE_NUMBER ``first``, the first record read since it began at the end
+    start: str = "TRIM_HORIZON"
+    first: str | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)  # read, matched, not delivered
 
 
@@ -73,12 +78,23 @@ class _Stream:
     shards: dict[str, _Shard] = field(default_factory=dict)  # open, or closed but not drained
     finished: set[str] = field(default_factory=set)  # closed and drained
     described_at: float = 0.0  # monotonic: when the table and the shards were last described
-    resume: dict[str, str] = field(default_factory=dict)  # checkpointed shards not listed yet
+    # a checkpoint's shards not listed yet (``Position``'s fields)
+    resume: dict[str, str] = field(default_factory=dict)
+    resume_at: dict[str, str] = field(default_factory=dict)
+    from_end: set[str] = field(default_factory=set)
+    at_end: bool = False  # no checkpoint at the start: every shard first listed begins at its end
     saved: Position | None = None  # what the checkpoint file holds now
 
     def position(self) -> Position:
-        shards = {s.shard_id: s.done_sequence for s in self.shards.values() if s.done_sequence}
-        return Position(self.arn, {**self.resume, **shards}, set(self.finished))
+        after, at, from_end = dict(self.resume), dict(self.resume_at), set(self.from_end)
+        for shard in self.shards.values():
+            if shard.done_sequence:
+                after[shard.shard_id] = shard.done_sequence
+            elif shard.first:
+                at[shard.shard_id] = shard.first
+            elif shard.start == "LATEST":
+                from_end.add(shard.shard_id)
+        return Position(self.arn, after, set(self.finished), at, from_end)
 
 
 class StreamPump:
@@ -87,7 +103,9 @@ class StreamPump:
     ``invoke(source, event)`` runs the function; raising means the batch failed. ``drain()``
     delivers everything the streams hold now; ``run(stop)`` keeps draining until ``stop``.
     With ``checkpoints``, each mapping resumes where the last pump stopped (see
-    ``local.streams.checkpoints``); without, every shard is read from TRIM_HORIZON.
+    ``local.streams.checkpoints``), and one with no position for its stream begins at the
+    stream's end as ``start()`` finds it (call it before anything can write); without, every
+    shard is read from TRIM_HORIZON.
     """
 
     def __init__(
@@ -120,6 +138,7 @@ class StreamPump:
             "dynamodbstreams", endpoint_url=endpoint_url, region_name=self.region, config=config
         )
         self._state: dict[int, _Stream] = {}  # per index in sources
+        self._begun: set[int] = set()  # sources whose first stream has been looked at
         self._warned: set[str] = set()
         self._locks = [threading.Lock() for _ in self.sources]  # one poller per source
         # False: lanes one after the other, for functions called in this process (Powertools'
@@ -143,6 +162,17 @@ class StreamPump:
             self.log(message)
 
     # -------------------------------------------------------------- shards
+
+    def start(self) -> None:
+        """Fix where each mapping begins, before the tables can change: at its checkpoint, else
+        (kept data an earlier run, or an earlier version of this runtime, already delivered)
+        at the stream's end as it is now. A pump never started begins at its first drain."""
+        for index, source in enumerate(self.sources):
+            with self._locks[index]:
+                try:
+                    self._stream(index, source, fresh=True)
+                except Exception as err:  # the first poll looks again: never the runtime's end
+                    self.log(f"streams: {source.function}: {type(err).__name__}: {err}")
 
     def _stream(self, index: int, source: StreamSource, fresh: bool) -> _Stream | None:
         """The source's stream state, following the table to a new stream if it was recreated.
@@ -173,22 +203,35 @@ class StreamPump:
             return None
         state = self._state.get(index)
         if state is None or state.arn != arn:
-            state = self._state[index] = self._resumed(source, arn)
+            # a stream first seen at the start holds what earlier runs wrote; one that appears
+            # later is a table made anew while running: every record of it is new
+            starting = index not in self._begun
+            self._begun.add(index)
+            state = self._state[index] = self._resumed(source, arn, starting)
         self._list_shards(state)
         state.described_at = time.monotonic()
         return state
 
-    def _resumed(self, source: StreamSource, arn: str) -> _Stream:
-        """A stream state at the mapping's checkpoint, when it has one for this stream."""
+    def _resumed(self, source: StreamSource, arn: str, starting: bool) -> _Stream:
+        """A stream state at the mapping's checkpoint, when it has one for this stream; at the
+        stream's end when the pump is ``starting`` on kept data without one (Lambda's mapping
+        keeps its position: replaying a day of changes would hold a new one up for minutes);
+        else at its start."""
         state = _Stream(arn)
-        saved = self.checkpoints.load(source.function, source.table) if self.checkpoints else None
+        if self.checkpoints is None:
+            return state
+        saved = self.checkpoints.load(source.function, source.table)
         if saved is not None and saved.stream == arn:
-            state.resume, state.finished, state.saved = (
-                dict(saved.shards),
-                set(saved.finished),
-                saved,
+            state.resume, state.resume_at = dict(saved.shards), dict(saved.at)
+            state.finished, state.from_end = set(saved.finished), set(saved.from_end)
+            state.saved = saved
+        elif starting:
+            state.at_end = True
+            self.log(
+                f"streams: {source.function}: no position kept for this stream; reading from "
+                "its end (what it holds was delivered by the run that wrote it)"
             )
-        elif saved is not None:
+        else:
             self.log(f"streams: {source.function}: the table's stream is new; reading it whole")
         return state
 
@@ -208,16 +251,31 @@ class StreamPump:
             for shard in description.get("Shards", []):
                 shard_id = shard["ShardId"]
                 listed.add(shard_id)
-                if shard_id not in state.shards and shard_id not in state.finished:
-                    resume = state.resume.pop(shard_id, None)
-                    state.shards[shard_id] = _Shard(
-                        shard_id, shard.get("ParentShardId"), None, resume, resume
-                    )
+                if shard_id in state.shards or shard_id in state.finished:
+                    continue
+                closed = "EndingSequenceNumber" in shard.get("SequenceNumberRange", {})
+                if state.at_end and closed:  # it ended before this mapping began
+                    state.finished.add(shard_id)
+                    continue
+                resume = state.resume.pop(shard_id, None)
+                added = state.shards[shard_id] = _Shard(
+                    shard_id, shard.get("ParentShardId"), last_sequence=resume, done_sequence=resume
+                )
+                if shard_id in state.resume_at:
+                    added.start = "AT_SEQUENCE_NUMBER"
+                    added.first = state.resume_at.pop(shard_id)
+                elif state.at_end or shard_id in state.from_end:
+                    state.from_end.discard(shard_id)
+                    added.start = "LATEST"
+                    added.iterator = self._iterator(state, added)  # the end as it is now
             last = description.get("LastEvaluatedShardId")
             if not last:
                 # a checkpointed shard the stream no longer lists was trimmed away
                 state.resume.clear()
+                state.resume_at.clear()
+                state.from_end.clear()
                 state.finished &= listed
+                state.at_end = False  # shards listed from now on are new
                 return
             args["ExclusiveStartShardId"] = last
 
@@ -227,7 +285,9 @@ class StreamPump:
             args["ShardIteratorType"] = "AFTER_SEQUENCE_NUMBER"
             args["SequenceNumber"] = shard.last_sequence
         else:
-            args["ShardIteratorType"] = "TRIM_HORIZON"
+            args["ShardIteratorType"] = shard.start
+            if shard.first:
+                args["SequenceNumber"] = shard.first
         return str(self.streams.get_shard_iterator(**args)["ShardIterator"])
 
     # -------------------------------------------------------------- draining
@@ -266,10 +326,12 @@ class StreamPump:
                 try:
                     shard.iterator = self._iterator(state, shard)
                 except ClientError as err:
-                    if not shard.last_sequence or _error_code(err) not in _LOST_POSITION:
+                    had = shard.last_sequence or shard.first
+                    if not had or _error_code(err) not in _LOST_POSITION:
                         raise
                     # what we had is gone (trimmed, or not this stream's): start over
-                    shard.last_sequence = shard.done_sequence = None
+                    shard.last_sequence = shard.done_sequence = shard.first = None
+                    shard.start = "TRIM_HORIZON"
                     shard.iterator = self._iterator(state, shard)
             try:
                 page = self.streams.get_records(ShardIterator=shard.iterator)
@@ -280,6 +342,12 @@ class StreamPump:
                 raise
             records = page.get("Records", [])
             shard.iterator = page.get("NextShardIterator")
+            if records and shard.start == "LATEST" and not shard.last_sequence:
+                # begun at the end: a stop before its delivery resumes at this record
+                shard.start, shard.first = (
+                    "AT_SEQUENCE_NUMBER",
+                    records[0]["dynamodb"]["SequenceNumber"],
+                )
             for raw in records:
                 shard.last_sequence = raw["dynamodb"]["SequenceNumber"]
                 record = lambda_record(raw, state.arn, self.region)

@@ -517,24 +517,32 @@ class FakeStreams:
     def __init__(self, shards: dict[str, tuple[str | None, list[int], bool]]) -> None:
         self.shards = shards  # id -> (parent, sequence numbers, closed), listed in this order
         self.reads: list[str] = []
+        self.arn = "arn:local:stream"
 
     def describe_table(self, TableName: str) -> dict[str, Any]:
-        return {"Table": {"LatestStreamArn": "arn:local:stream"}}
+        return {"Table": {"LatestStreamArn": self.arn}}
 
     def describe_stream(self, StreamArn: str, **page: Any) -> dict[str, Any]:
         ids = list(self.shards)  # one shard per page: the pump must follow the pages
         index = ids.index(page["ExclusiveStartShardId"]) + 1 if page else 0
         shard_id = ids[index]
+        parent, numbers, closed = self.shards[shard_id]
+        sequences = {"StartingSequenceNumber": "1"}
+        if closed:
+            sequences["EndingSequenceNumber"] = str(numbers[-1] if numbers else 1)
         description: dict[str, Any] = {
-            "Shards": [{"ShardId": shard_id, "ParentShardId": self.shards[shard_id][0]}]
+            "Shards": [
+                {"ShardId": shard_id, "ParentShardId": parent, "SequenceNumberRange": sequences}
+            ]
         }
         if index + 1 < len(ids):
             description["LastEvaluatedShardId"] = shard_id
         return {"StreamDescription": description}
 
     def get_shard_iterator(self, ShardId: str, ShardIteratorType: str, **_: Any) -> dict[str, Any]:
-        assert ShardIteratorType == "TRIM_HORIZON"
-        return {"ShardIterator": f"{ShardId}|0"}
+        assert ShardIteratorType in ("TRIM_HORIZON", "LATEST")
+        at = 0 if ShardIteratorType == "TRIM_HORIZON" else len(self.shards[ShardId][1])
+        return {"ShardIterator": f"{ShardId}|{at}"}
 
     def get_records(self, ShardIterator: str) -> dict[str, Any]:
         shard_id, _, position = ShardIterator.partition("|")
@@ -638,26 +646,119 @@ def test_a_restarted_pump_resumes_after_its_checkpoint_not_from_the_start(
 
 
 @pytest.mark.ddb
-def test_a_checkpoint_of_another_stream_or_unreadable_reads_the_stream_whole(
+def test_without_a_checkpoint_of_its_stream_a_start_begins_at_the_streams_end(
     ddb_endpoint: str, tmp_path: Path
 ) -> None:
+    """Kept data with no position for its stream (written by an earlier version of the
+    runtime, or the file lost or another stream's): what the stream holds was delivered by the
+    run that wrote it, so a start replays none of it, and delivers what comes after."""
     checkpoints = Checkpoints(tmp_path)
     path = checkpoints.path("ArchiveFunction", "GameTable")
     stream = Stream(ddb_endpoint, checkpoints)
-    marked = key("marked")
-    stream.put(marked, archive=1)
+    earlier = key("earlier")
+    stream.put(earlier, archive=1)
     assert stream.drain(1) == 1
     saved = json.loads(path.read_text())
     for written in (
+        None,
         json.dumps({**saved, "stream": saved["stream"] + "-recreated"}),
         "{not json",
         json.dumps({**saved, "shards": {"shard": 7}}),
     ):
-        path.write_text(written)
+        if written is None:
+            path.unlink()
+        else:
+            path.write_text(written)
         again = Function()
-        archive_pump(ddb_endpoint, again, checkpoints).drain()
-        assert marked in [pk for batch in again.batches() for pk in batch], written
+        logs: list[str] = []
+        restarted = StreamPump(
+            ddb_endpoint,
+            TEMPLATE,
+            TEMPLATE.table_names(),
+            again,
+            logs.append,
+            sources=[archive_source()],
+            checkpoints=checkpoints,
+        )
+        restarted.start()
+        later = key("later")
+        stream.put(later, archive=1)  # after the start, before its first poll
+        deadline = time.monotonic() + 10
+        while not again.events and time.monotonic() < deadline:
+            restarted.drain()
+            time.sleep(0.05)
+        assert again.batches() == [[later]], written
+        assert any("reading from its end" in line for line in logs), logs
         assert json.loads(path.read_text())["stream"] == saved["stream"]  # rewritten
+
+
+def test_a_start_without_a_checkpoint_skips_closed_shards_and_a_new_stream_is_read_whole(
+    tmp_path: Path,
+) -> None:
+    function = Function()
+    pump = StreamPump(
+        "http://127.0.0.1:1",
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        function,
+        lambda _: None,
+        sources=[replace(archive_source(), filters=[])],
+        checkpoints=Checkpoints(tmp_path),
+    )
+    fake = FakeStreams({"old": (None, [1, 2], True), "open": ("old", [3, 4], False)})
+    pump.dynamodb = pump.streams = fake
+    pump.start()
+    fake.shards["open"][1].append(5)  # written after the start
+    assert pump.drain() == 1
+    assert function.batches() == [["GAME#5"]]
+    assert "old" not in fake.reads  # the shard closed before the start is never read
+
+    # a stop, then a start that finds no new record: it begins at the end again, not at the
+    # shard's start, though no record gave it a sequence number to resume after
+    saved = pump.checkpoints.load("ArchiveFunction", "GameTable") if pump.checkpoints else None
+    assert saved is not None and saved.shards == {"open": "5"} and saved.finished == {"old"}
+
+    # the table made anew while running: its stream is new, and every record of it is read
+    function.events.clear()
+    fake.arn = "arn:local:stream-2"
+    fake.shards.clear()
+    fake.shards["fresh"] = (None, [11, 12], False)
+    pump._state[0].described_at = 0.0
+    assert pump.drain() == 2
+    assert function.batches() == [["GAME#11", "GAME#12"]]
+
+
+def test_a_shard_begun_at_its_end_with_no_record_since_begins_at_its_end_again(
+    tmp_path: Path,
+) -> None:
+    checkpoints = Checkpoints(tmp_path)
+
+    def pump_on(fake: FakeStreams, function: Function) -> StreamPump:
+        pump = StreamPump(
+            "http://127.0.0.1:1",
+            TEMPLATE,
+            TEMPLATE.table_names(),
+            function,
+            lambda _: None,
+            sources=[replace(archive_source(), filters=[])],
+            checkpoints=checkpoints,
+        )
+        pump.dynamodb = pump.streams = fake
+        pump.start()
+        return pump
+
+    fake = FakeStreams({"open": (None, [1, 2], False)})
+    first = Function()
+    assert pump_on(fake, first).drain() == 0
+    saved = checkpoints.load("ArchiveFunction", "GameTable")
+    assert saved is not None and saved.from_end == {"open"} and not saved.shards
+
+    fake.shards["child"] = (None, [7], False)  # a shard new since: read from its start
+    second = Function()
+    pump = pump_on(fake, second)
+    fake.shards["open"][1].append(3)
+    assert pump.drain() == 2
+    assert second.batches() == [["GAME#3"], ["GAME#7"]]
 
 
 @pytest.mark.ddb
