@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -75,6 +76,8 @@ class Containers:
         self._lock = threading.Lock()
         self._closed = False
         self._pool = self._new_pool()
+        #: called after every invocation (the stream pump looks at once for what it wrote)
+        self.after_invoke: Callable[[], None] | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -98,6 +101,8 @@ class Containers:
             outcome = pool.submit(_invoke, str(code_uri), handler, function, event).result(
                 timeout=INVOKE_TIMEOUT_SECONDS
             )
+            if self.after_invoke is not None:
+                self.after_invoke()
         except BrokenProcessPool as err:
             with self._lock:  # a container died: start fresh ones for the next requests
                 if self._pool is pool and not self._closed:

@@ -101,6 +101,7 @@ def stream_pump(
         endpoint, template, template.table_names(), invoke, sources=sources, checkpoints=checkpoints
     )
     pump.start()
+    containers.after_invoke = pump.wake  # what a function wrote is delivered at once
     return pump
 
 

@@ -24,6 +24,11 @@ from local.template import Template
 
 #: how often a polling source looks for a recreated table or new shards
 DESCRIBE_EVERY_SECONDS = 1.0
+#: a mapping looks at its stream every ``interval`` (0.1 s) for this long after a function ran
+#: (``wake``) or a record came, then once a second until the next: a runtime nobody uses costs
+#: DynamoDB Local 2 reads a second instead of 20 (docs/decisions.md "Local runtime")
+BUSY_SECONDS = 3.0
+IDLE_SECONDS = 1.0
 
 
 #: get_shard_iterator's answers to a checkpoint the stream no longer holds
@@ -152,6 +157,15 @@ class StreamPump:
             else None
         )
         self._stop: threading.Event | None = None
+        self._woken = [threading.Event() for _ in self.sources]
+        self._busy_until = 0.0  # monotonic: poll every ``interval`` until then
+
+    def wake(self) -> None:
+        """Something may have written to a table (a function ran): look now, and often for a
+        while (a write's stream record may show a moment after the write returns)."""
+        self._busy_until = time.monotonic() + BUSY_SECONDS
+        for woken in self._woken:
+            woken.set()
 
     def _stopping(self) -> bool:
         return self._stop is not None and self._stop.is_set()
@@ -448,9 +462,10 @@ class StreamPump:
         return min(found), f"batchItemFailures {failures!r}"
 
     def run(self, stop: threading.Event, interval: float = 0.1) -> None:
-        """Drain every ``interval`` seconds until ``stop`` is set, each source on its own thread
-        as each event source mapping polls on its own (a slow consumer does not hold the
-        others up); errors are logged, not raised."""
+        """Drain every ``interval`` seconds while busy (see ``wake``), else every
+        ``IDLE_SECONDS``, until ``stop`` is set, each source on its own thread as each event
+        source mapping polls on its own (a slow consumer does not hold the others up); errors
+        are logged, not raised."""
         self._stop = stop
         pollers = [
             threading.Thread(
@@ -471,7 +486,8 @@ class StreamPump:
         last_error: str | None = None
         while not stop.is_set():
             try:
-                self._drain_one(index, fresh=False)
+                if self._drain_one(index, fresh=False):
+                    self._busy_until = time.monotonic() + BUSY_SECONDS
             except Exception as err:  # the database restarting, a bug: never the runtime's end
                 stale = self._state.get(index)
                 if stale is not None:
@@ -484,4 +500,17 @@ class StreamPump:
                 if last_error is not None:
                     self.log(f"streams: {function}: polling again")
                 last_error = None
-            stop.wait(interval)
+            self._pause(index, stop, interval)
+
+    def _pause(self, index: int, stop: threading.Event, interval: float) -> None:
+        """Until the next look: ``interval`` while busy, else ``IDLE_SECONDS`` unless woken (in
+        steps of ``interval``: a stop waits no longer)."""
+        woken = self._woken[index]
+        idle_until = time.monotonic() + IDLE_SECONDS
+        while not stop.is_set():
+            if woken.wait(interval):
+                woken.clear()
+                return
+            now = time.monotonic()
+            if now < self._busy_until or now >= idle_until:
+                return

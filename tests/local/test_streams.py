@@ -481,6 +481,51 @@ def test_run_delivers_until_stopped(ddb_endpoint: str) -> None:
     assert not thread.is_alive()
 
 
+def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Idle, a mapping reads its stream once an IDLE_SECONDS (not every 0.1 s: DynamoDB Local
+    would spend a core's tenth on a runtime nobody uses); a function's end (``wake``) makes it
+    read at once, and every ``interval`` for a while after."""
+    from local.streams import pump as pump_module
+
+    monkeypatch.setattr(pump_module, "IDLE_SECONDS", 30.0)
+    function = Function()
+    pump = StreamPump(
+        "http://127.0.0.1:1",
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        function,
+        lambda _: None,
+        sources=[replace(archive_source(), filters=[])],
+    )
+    fake = FakeStreams({"open": (None, [1], False)})
+    pump.dynamodb = pump.streams = fake
+    stop = threading.Event()
+    thread = threading.Thread(target=pump.run, args=(stop, 0.05), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not function.events and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert function.batches() == [["GAME#1"]]
+        time.sleep(pump_module.BUSY_SECONDS + 0.5)  # the record's busy spell is over
+        reads = len(fake.reads)
+        time.sleep(1.0)
+        assert len(fake.reads) == reads  # idle: no look within IDLE_SECONDS
+
+        fake.shards["open"][1].append(2)  # written by a function that then ends
+        pump.wake()
+        deadline = time.monotonic() + 5
+        while len(function.events) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert function.batches()[-1] == ["GAME#2"]
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
 def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     logs: list[str] = []
     endpoint = f"http://127.0.0.1:{ddb.free_port()}"  # nothing listens there
