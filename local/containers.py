@@ -88,10 +88,11 @@ class Containers:
         )
 
     def warm(self) -> None:
-        """Start every container and import every handler (import errors show at start)."""
-        futures = [self._pool.submit(_warm, self.handlers) for _ in range(self.workers)]
-        for future in futures:
-            future.result(timeout=120)
+        """Start one container and import every handler in it (import errors show at start).
+        The others start when requests overlap, and import a handler the first time they run
+        it, as Lambda's new containers do: a runtime that serves a few requests (most of a test
+        suite's) does not pay for four containers' imports of every handler."""
+        self._pool.submit(_warm, self.handlers).result(timeout=120)
 
     def invoke(self, code_uri: Path, handler: str, function: str, event: dict[str, Any]) -> Any:
         pool = self._pool

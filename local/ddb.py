@@ -300,6 +300,7 @@ def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer
         # one collector thread for a heap this small: 9 % less of its CPU on 2 cores, and
         # the machine's other processes (tests, runtimes) get it (docs/decisions.md)
         "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
         f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
         "-jar",
         str(jar),

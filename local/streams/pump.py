@@ -24,10 +24,10 @@ from local.template import Template
 
 #: how often a polling source looks for a recreated table or new shards
 DESCRIBE_EVERY_SECONDS = 1.0
-#: a mapping looks at its stream every ``interval`` (0.1 s) for this long after a function ran
-#: (``wake``) or a record came, then once a second until the next: a runtime nobody uses costs
-#: DynamoDB Local 2 reads a second instead of 20 (docs/decisions.md "Local runtime")
-BUSY_SECONDS = 3.0
+#: a mapping looks at its stream at once when a function has run (``wake``), then again after
+#: ``interval`` (0.1 s) and at pauses as long as the time since (0.2, 0.4, 0.8 s), up to once
+#: an ``IDLE_SECONDS``: a runtime nobody uses costs DynamoDB Local 2 reads a second instead of
+#: 20, a busy one a few a change (docs/decisions.md "Local runtime")
 IDLE_SECONDS = 1.0
 
 
@@ -158,12 +158,12 @@ class StreamPump:
         )
         self._stop: threading.Event | None = None
         self._woken = [threading.Event() for _ in self.sources]
-        self._busy_until = 0.0  # monotonic: poll every ``interval`` until then
+        self._active_at = 0.0  # monotonic: the last wake, or the last delivery
 
     def wake(self) -> None:
         """Something may have written to a table (a function ran): look now, and often for a
         while (a write's stream record may show a moment after the write returns)."""
-        self._busy_until = time.monotonic() + BUSY_SECONDS
+        self._active_at = time.monotonic()
         for woken in self._woken:
             woken.set()
 
@@ -462,7 +462,7 @@ class StreamPump:
         return min(found), f"batchItemFailures {failures!r}"
 
     def run(self, stop: threading.Event, interval: float = 0.1) -> None:
-        """Drain every ``interval`` seconds while busy (see ``wake``), else every
+        """Drain at once when woken (``wake``), then at growing pauses from ``interval`` up to
         ``IDLE_SECONDS``, until ``stop`` is set, each source on its own thread as each event
         source mapping polls on its own (a slow consumer does not hold the others up); errors
         are logged, not raised."""
@@ -487,7 +487,7 @@ class StreamPump:
         while not stop.is_set():
             try:
                 if self._drain_one(index, fresh=False):
-                    self._busy_until = time.monotonic() + BUSY_SECONDS
+                    self._active_at = time.monotonic()
             except Exception as err:  # the database restarting, a bug: never the runtime's end
                 stale = self._state.get(index)
                 if stale is not None:
@@ -503,14 +503,14 @@ class StreamPump:
             self._pause(index, stop, interval)
 
     def _pause(self, index: int, stop: threading.Event, interval: float) -> None:
-        """Until the next look: ``interval`` while busy, else ``IDLE_SECONDS`` unless woken (in
-        steps of ``interval``: a stop waits no longer)."""
+        """Until the next look, unless woken: as long as the time since the last activity, from
+        ``interval`` up to ``IDLE_SECONDS`` (in steps of ``interval``: a stop waits no longer)."""
         woken = self._woken[index]
-        idle_until = time.monotonic() + IDLE_SECONDS
+        now = time.monotonic()
+        until = now + min(max(now - self._active_at, interval), IDLE_SECONDS)
         while not stop.is_set():
             if woken.wait(interval):
                 woken.clear()
                 return
-            now = time.monotonic()
-            if now < self._busy_until or now >= idle_until:
+            if time.monotonic() >= until:
                 return
