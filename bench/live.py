@@ -7,10 +7,10 @@ free ports) as ``make run`` does, connects two players to ``ws://127.0.0.1:PORT/
 them play seeded dos-jugadores games over HTTP, one move at a time. For each move it takes the
 time from the move's HTTP 200 (its answer read) to the ``game_changed`` of that version arriving
 on the other player's socket: the path is the game item's write, DynamoDB Local's stream, the
-runtime's stream pump (woken as the move's function ends), functions/notify (inbox, push, then boto3's
-management API client) and the runtime's ``/ws/@connections`` posting the frame. Each move waits
-for its message (or ``--wait`` seconds) before the next, so the figures are one move's, not a
-queue's. The goal is a p95 under 1 s.
+runtime's stream pump (woken as the move's function ends), functions/notify (inbox, push, then
+boto3's management API client) and the runtime's ``/ws/@connections`` posting the frame. Each
+move waits for its message (or ``--wait`` seconds) before the next, so the figures are one
+move's, not a queue's. The goal is a p95 under 1 s.
 """
 
 from __future__ import annotations

@@ -75,7 +75,12 @@ def test_restore_rebuilds_the_match_from_its_public_attributes(pid: str, n: int)
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_lay_replays_the_board_as_the_match_lays_it(layout: str) -> None:
-    pid, n = {"line": ("clasico", 4), "cross": ("cruzado", 4), "star": ("chipre", 6)}[layout]
+    pid, n = {
+        "line": ("clasico", 4),
+        "cross": ("cruzado", 4),
+        "star": ("chipre", 6),
+        "spinner": ("all-fives", 4),
+    }[layout]
     for seed in range(20):
         m = Match.start(resolve_rules(pid, n), seed=seed)
         rng = random.Random(seed)
@@ -84,7 +89,8 @@ def test_lay_replays_the_board_as_the_match_lays_it(layout: str) -> None:
                 break
             random_step(m, rng)
         board = m.layout
-        ends, arm_len, open_arms = [-1] * board.arms, [0] * board.arms, ()
+        ends, arm_len = board.empty()
+        open_arms: tuple[int, ...] = ()
         for code, _seat, tid, arm, _at in m.log:
             if code in PLAY_CODES:
                 open_arms = board.lay(ends, arm_len, tid, arm)

@@ -29,7 +29,7 @@ from domino.engine import (
     resolve_rules,
 )
 from domino.engine import match as match_module
-from domino.engine.layouts import CROSS, LINE, STAR
+from domino.engine.layouts import CROSS, LINE, SPINNER, STAR
 from domino.engine.outcome import hand_result
 from domino.engine.rules import CHOICES, EXTENSIONS, FIELD_NAMES, LAYOUT, RulesJson
 from domino.engine.tiles import tile_id
@@ -47,7 +47,7 @@ from engine_helpers import play, random_step, start
 
 
 def test_hand_end_values_are_the_view_reasons() -> None:
-    assert [e.value for e in HandEnd] == ["domino", "closed"]
+    assert [e.value for e in HandEnd] == ["domino", "closed", "target"]
     assert HandEnd("closed") is HandEnd.CLOSED and HandEnd.DOMINO == "domino"
 
 
@@ -112,34 +112,41 @@ def test_a_domino_hand_result() -> None:
 
 def test_one_layout_object_per_ruleset_layout() -> None:
     assert tuple(LAYOUTS) == LAYOUT
-    assert LAYOUTS == {"line": LINE, "cross": CROSS, "star": STAR}
+    assert LAYOUTS == {"line": LINE, "cross": CROSS, "star": STAR, "spinner": SPINNER}
     assert all(isinstance(layout, Layout) for layout in LAYOUTS.values())
     assert {name: layout.names for name, layout in LAYOUTS.items()} == ARM_NAMES
     assert LINE.names == ("left", "right") and LINE.arms == 2
     assert CROSS.names == ("north", "east", "south", "west")
     assert STAR.names[4:] == ("northeast", "southeast", "southwest", "northwest")
     assert STAR.index["northwest"] == 7
-    assert (LINE.simple, CROSS.simple, STAR.simple) == (True, False, False)
-    assert [layout.opens_with_double for layout in (LINE, CROSS, STAR)] == [False, True, True]
+    assert (LINE.simple, CROSS.simple, STAR.simple, SPINNER.simple) == (True, False, False, False)
+    assert [layout.opens_with_double for layout in (LINE, CROSS, STAR, SPINNER)] == [
+        False,
+        True,
+        True,
+        False,
+    ]
+    assert SPINNER.names == ("left", "right", "north", "south")
     for name, layout in LAYOUTS.items():
         assert layout.name == name and repr(layout) == f"<Layout {name}>"
         assert Match.start(resolve_rules(_preset_of(name), 4), seed=0).layout is layout
 
 
 def _preset_of(layout: str) -> str:
-    return {"line": "clasico", "cross": "cruzado", "star": "chipre"}[layout]
+    return {"line": "clasico", "cross": "cruzado", "star": "chipre", "spinner": "all-fives"}[layout]
 
 
 def test_line_opens_both_ends_with_the_first_tile() -> None:
-    ends, arm_len = [-1, -1], [0, 0]
-    assert LINE.open_first(ends, tile_id(3, 5)) == (0, 1) and ends == [3, 5]
+    ends, arm_len = LINE.empty()
+    assert (ends, arm_len) == ([-1, -1], [0, 0])
+    assert LINE.open_first(ends, arm_len, tile_id(3, 5)) == (0, 1) and ends == [3, 5]
     assert LINE.grow(ends, arm_len, 1, 2) == (0, 1) and ends == [3, 2] and arm_len == [0, 0]
     assert list(LINE.shown((0, 1))) == [0, 1]
 
 
 def test_cross_opens_four_sides_and_no_arm_grows_until_all_are_covered() -> None:
     ends, arm_len = [-1] * 4, [0] * 4
-    assert CROSS.open_first(ends, tile_id(6, 6)) == (0, 1, 2, 3) and ends == [6] * 4
+    assert CROSS.open_first(ends, arm_len, tile_id(6, 6)) == (0, 1, 2, 3) and ends == [6] * 4
     assert CROSS.grow(ends, arm_len, 2, 1) == (0, 1, 3)
     assert CROSS.grow(ends, arm_len, 0, 4) == (1, 3)
     assert CROSS.grow(ends, arm_len, 3, 5) == (1,)
@@ -151,7 +158,7 @@ def test_cross_opens_four_sides_and_no_arm_grows_until_all_are_covered() -> None
 
 def test_star_opens_the_diagonals_once_every_side_is_covered() -> None:
     ends, arm_len = [-1] * 8, [0] * 8
-    assert STAR.open_first(ends, tile_id(9, 9)) == (0, 1, 2, 3) and ends == [9] * 8
+    assert STAR.open_first(ends, arm_len, tile_id(9, 9)) == (0, 1, 2, 3) and ends == [9] * 8
     assert STAR.grow(ends, arm_len, 0, 1) == (0, 1, 2, 3)
     assert STAR.grow(ends, arm_len, 0, 2) == (0, 1, 2, 3)  # a covered side may grow
     assert list(STAR.shown((0, 1, 2, 3))) == [0, 1, 2, 3]
@@ -229,7 +236,7 @@ def test_choice_fields_are_literals_of_their_allowed_values() -> None:
     for name, allowed in CHOICES.items():
         assert typing.get_origin(hints[name]) in (typing.Literal, types.UnionType, typing.Union)
         values = literal_values(hints[name])
-        if name == "teams":  # Teams | None
+        if name in ("teams", "in_play"):  # Teams | None, InPlay | None
             assert set(values) == set(allowed)
         else:
             assert tuple(values) == allowed
@@ -243,14 +250,16 @@ def test_choice_order_is_the_encoding_order() -> None:
         "direction": ("clockwise", "counterclockwise"),
         "opening": ("highest_double", "double_six", "lot", "required_double", "pair_lot"),
         "no_double": ("heaviest", "reshuffle"),
-        "next_round": ("previous_winner", "same_as_first", "winning_pair"),
-        "layout": ("line", "cross", "star"),
+        "next_round": ("previous_winner", "same_as_first", "winning_pair", "domino_winner"),
+        "layout": ("line", "cross", "star", "spinner"),
         "teams": (None, "pairs"),
         "out_scoring": ("opponents", "all_others", "penalty", "win"),
         "block_scoring": ("difference", "opponents", "all_hands", "penalty", "win"),
         "block_winner": ("lowest_player", "lowest_team"),
-        "tie": ("play_order", "none"),
+        "tie": ("play_order", "none", "split"),
         "match": ("single", "target", "rounds"),
+        "in_play": (None, "fives"),
+        "target_check": ("hand_end", "every_score"),
     }
 
 
@@ -267,7 +276,8 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
         random_step(m, random.Random(0))
     m2 = finish_a_hand("cruzado", 3, 1)
     m3 = finish_a_hand("cubano", 4, 1)  # a view with ``lead`` and ``you.can_cede``
-    for match in (m, m2, m3):
+    m4 = finish_a_hand("all-fives", 3, 1)  # the count: ``spinner``, ``counts``, ``scores``
+    for match in (m, m2, m3, m4):
         for seat in (None, *range(match.players)):
             seen = match.view(seat)
             required, optional = keys(MatchView)
@@ -275,11 +285,12 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
             assert ("you" in seen) is (seat is not None)
             assert list(seen) == [k for k in MatchView.__annotations__ if k in seen]
             board = seen["board"]
-            assert board.keys() == BoardView.__annotations__.keys()
+            counted = match.rules.in_play is not None  # the count's keys, only then
+            for shown, td in ((board, BoardView), *((end, BoardEnd) for end in board["ends"])):
+                required, optional = keys(td)
+                assert shown.keys() == (required | optional if counted else required)
             for tile in board["tiles"]:
                 assert tile.keys() == BoardTile.__annotations__.keys()
-            for end in board["ends"]:
-                assert end.keys() == BoardEnd.__annotations__.keys()
             for stats in seen["seat_stats"]:
                 assert list(stats) == list(SeatStats.__annotations__)
             if seat is not None:

@@ -13,12 +13,18 @@ Levels:
   opponents draw (play numbers they are known to lack: a seat that passed or drew on an open end
   holds none of its numbers), avoid feeding numbers only your partner lacks, shed heavy tiles when
   the hand may close or is late, play doubles early, and keep a follow-up play for yourself.
+  Where the rules score during play (All Fives), the points a play makes come first, less what
+  the best unseen tile could make right after it.
+
+Where the rules score during play, ``greedy`` takes the play that scores most, then the
+heaviest.
 """
 
 from __future__ import annotations
 
 import random
 
+from . import fives
 from .errors import GameNotInProgress, InvalidInput, NotYourTurn
 from .expert import DEFAULT_BUDGET_MS, expert_move
 from .match import Match
@@ -63,16 +69,16 @@ def choose_move(
     if level == "random" or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
     if level == "greedy":
-        best = max(HEAVY_KEY[p.tile.id] for p in legal)
-        return next(p for p in legal if HEAVY_KEY[p.tile.id] == best)
+        scores = [p.get("scores", 0) for p in you["legal"]]
+        key = [(s, HEAVY_KEY[p.tile.id]) for s, p in zip(scores, legal, strict=True)]
+        return legal[key.index(max(key))]
     return _strategist(match, seat, seen, legal, rng)
 
 
 def _voids(match: Match, seat: int, seen: MatchView) -> dict[int, set[int]]:
     """Numbers each other seat is known not to hold, from this hand's public log."""
     layout = match.layout  # the board replayed from the log, for the open numbers at each move
-    ends = [-1] * layout.arms
-    arm_len = [0] * layout.arms
+    ends, arm_len = layout.empty()
     open_arms: tuple[int, ...] = ()
     arms = layout.index
     top = match.rules.set
@@ -163,11 +169,27 @@ def _strategist(
             score += 4.0
         if not any(after[x] for x in set(ends_after)) and len(mine) > 1:
             score -= 3.0
+        if match.count is not None:  # points now, less the best reply an unseen tile has
+            score += _fives_value(match, play, unknown)
         if score > best_score + 1e-9:
             best, best_score = [play], score
         elif abs(score - best_score) <= 1e-9:
             best.append(play)
     return best[rng.randrange(len(best))]
+
+
+def _fives_value(match: Match, play: Play, unknown: list[int]) -> float:
+    """What a play is worth in points where the rules score during play: what it makes now,
+    less most of what the best unseen tile could make right after it."""
+    count = match.count
+    assert count is not None
+    layout = match.layout
+    tid = play.tile.id
+    arm = -1 if play.end is None else layout.index[play.end]
+    now = fives.scored(fives.after_play(layout, match.ends, match.arm_len, count, tid, arm))
+    unseen = sum(1 << t for t in unknown)
+    reply = fives.threat(layout, match.ends, match.arm_len, count, tid, arm, unseen)
+    return 2.0 * now - 1.2 * reply
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "choose_move"]

@@ -30,10 +30,11 @@ from .tiles import SETS, set_size
 VERSION = 1
 #: the version of a match whose rules set a field of ``EXTENSIONS``
 EXTENDED = 2
-_CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES)
-#: how a hand ended, as its bit: 0 dominó, 1 closed
-_END_BIT = {HandEnd.DOMINO: 0, HandEnd.CLOSED: 1}
-_END_OF_BIT = (HandEnd.DOMINO, HandEnd.CLOSED)
+_CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES and name not in EXTENSIONS)
+#: how a hand ended: 0 dominó, 1 closed, 2 the target reached mid-hand (one bit, two where the
+#: rules score during play, the only games a hand can end so)
+_END_BIT = {HandEnd.DOMINO: 0, HandEnd.CLOSED: 1, HandEnd.TARGET: 2}
+_END_OF_BIT = (HandEnd.DOMINO, HandEnd.CLOSED, HandEnd.TARGET)
 
 
 class _Writer:
@@ -228,7 +229,7 @@ def encode(m: Match) -> bytes:
         w.put(1, 1)
         number, end, winners, points, hands, win_seat = ended
         w.uvar(m.hand_number - number)
-        w.put(_END_BIT[end], 1)
+        w.put(_END_BIT[end], 2 if r.in_play else 1)
         w.put(sum(1 << s for s in winners), n)
         w.put(win_seat + 1, sw)
         for p in points:
@@ -302,7 +303,7 @@ def _decode(body: bytes, version: int) -> Match:
     is_draw = False
     if rd.get(1):
         number = hand_number - rd.uvar()
-        end = _END_OF_BIT[rd.get(1)]
+        end = _END_OF_BIT[rd.get(2 if r.in_play else 1)]
         wmask = rd.get(n)
         win_seat = rd.get(sw) - 1
         points = tuple(rd.svar() for _ in range(n))

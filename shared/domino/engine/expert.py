@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import add
 
+from . import fives
 from .deal import WANTED
 from .kit import PLAY_INFO, PlayInfo
 from .match import Match
@@ -138,8 +139,7 @@ def observe(match: Match, seat: int) -> Knowledge:
     n = match.players
     top = match.rules.set
     layout = match.layout  # the board replayed from the log, for the open numbers at each event
-    ends = [-1] * layout.arms
-    arm_len = [0] * layout.arms
+    ends, arm_len = layout.empty()
     open_arms: tuple[int, ...] = ()
     board = 0
     plays: list[tuple[int, int, int]] = []  # (index, seat, tile)
@@ -214,6 +214,7 @@ class _Table:
 
     __slots__ = (
         "arm_len",
+        "count",
         "draw_ends_turn",
         "ends",
         "info",
@@ -244,6 +245,10 @@ class _Table:
         self.open_arms = match.open_arms
         self.turn = match.turn
         self.passes = match.passes
+        #: ``in_play`` rules: the hand's count (its points set aside: a rollout counts its own)
+        self.count = match.count.copy() if match.count is not None else None
+        if self.count is not None:
+            self.count.points = [0] * match.players
 
 
 def _table(match: Match) -> _Table:
@@ -286,6 +291,45 @@ def _layout_outcome(
     if not hand:
         return _score(table, hands, HandEnd.DOMINO, seat)
     return _play_out(table, hands, list(boneyard), ends, arm_len, open_arms, table.nxt[seat], 0)
+
+
+def _fives_outcome(
+    table: _Table, hands: list[int], boneyard: list[int], seat: int, play: Play
+) -> HandOutcome:
+    """``_layout_outcome`` for rules that score during play (``fives.play_out``): the value
+    counts the points every seat makes from this play on, the award included."""
+    assert table.count is not None
+    tid, arm, bit, _pips = table.info[id(play)]  # type: ignore[misc]
+    hands = list(hands)
+    hand = hands[seat] ^ bit
+    hands[seat] = hand
+    ends = list(table.ends)
+    arm_len = list(table.arm_len)
+    layout = table.layout
+    open_arms = layout.lay(ends, arm_len, tid, arm)
+    count = table.count.copy()
+    count.laid_tile(tid, arm)
+    made = fives.scored(count.count(ends, arm_len, open_arms))
+    if made:
+        count.credit(seat, made)
+    rules = table.rules
+    if not hand:
+        return fives.hand_outcome(rules, hands, HandEnd.DOMINO, seat, table.order, count)
+    return fives.play_out(
+        rules,
+        layout,
+        table.nxt,
+        table.keep,
+        table.order,
+        hands,
+        list(boneyard),
+        ends,
+        arm_len,
+        open_arms,
+        count,
+        table.nxt[seat],
+        0,
+    )
 
 
 def _play_from(table: _Table, hands: list[int], boneyard: list[int]) -> HandOutcome:
@@ -443,7 +487,12 @@ def _candidates(match: Match) -> list[Play]:
     """The legal plays, one of each pair a symmetric board makes the same (both ends of a line on
     one number)."""
     legal = match.legal_moves()
-    if match.layout.simple and len(match.open_arms) == 2 and match.ends[0] == match.ends[1]:
+    if (
+        match.layout.simple
+        and match.count is None  # a count tells the two ends apart (a double at one of them)
+        and len(match.open_arms) == 2
+        and match.ends[0] == match.ends[1]
+    ):
         seen: set[int] = set()
         out = []
         for p in legal:
@@ -500,16 +549,16 @@ def think(
     table = _table(match)
     weights = _weights(match, seat)
     line = match.layout.simple
+    outcome_of = (
+        _fives_outcome if match.count is not None else (_line_outcome if line else _layout_outcome)
+    )
     totals = [0.0] * len(candidates)
     worlds = 0
     while samples is None or worlds < samples:
         hands, boneyard = know.sample(rng)
         values = []
         for play in candidates:
-            if line:
-                outcome = _line_outcome(table, hands, boneyard, seat, play)
-            else:
-                outcome = _layout_outcome(table, hands, boneyard, seat, play)
+            outcome = outcome_of(table, hands, boneyard, seat, play)
             values.append(_value(outcome, seat, weights))
             if deadline is not None and worlds and clock() >= deadline:
                 break  # out of time: this world, unfinished, is dropped

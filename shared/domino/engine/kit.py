@@ -70,6 +70,9 @@ PLAY_INFO: dict[str, dict[int, PlayInfo | None]] = _PerLayout(
     }
 )
 
+#: the fast path's table of a ruleset that scores during play: a draw or a pass only
+_NO_FAST_PLAYS: dict[int, PlayInfo | None] = {id(DRAW): None, id(PASS): None}
+
 #: per layout, per arm: submask of one suit -> the Play objects it yields on that arm (bounded)
 LEGAL_CACHE: dict[str, LegalCache] = {
     name: tuple({} for _ in layout.names) for name, layout in LAYOUTS.items()
@@ -121,7 +124,8 @@ def make_kit(rules: Ruleset) -> Kit:
     layout = LAYOUTS[rules.layout]
     return (
         PLAYS[rules.layout],
-        PLAY_INFO[rules.layout],
+        # a play that scores during play (``in_play``) takes ``Match._apply``'s full path
+        PLAY_INFO[rules.layout] if rules.in_play is None else _NO_FAST_PLAYS,
         LEGAL_CACHE[rules.layout],
         step,
         tuple((s + step) % n for s in range(n)),
@@ -161,6 +165,7 @@ def kit_of(rules: Ruleset) -> Kit:
         rules.set,
         rules.hand_size,
         rules.opening,
+        rules.in_play,
     )
     kit = _KITS.get(key)
     if kit is None:

@@ -12,6 +12,9 @@ empty). A layout is a small stateless object; the match keeps the state (``ends`
 - ``star`` (``STAR``): the four sides as on a cross, then the diagonals ``northeast``,
   ``southeast``, ``southwest``, ``northwest`` open once all four sides are covered; a covered side
   may grow at any time (S0 Chipre).
+- ``spinner`` (``SPINNER``): a line until a double is laid; the first double of the hand, led or
+  not, is the spinner, and ``north`` and ``south`` open on it once both its sides touch a tile.
+  Every open arm grows at any time (All Fives, docs/rules.md).
 
 Cross and star open with a double (``opens_with_double``): ``rules.check_rules`` refuses the
 openings that could lead anything else.
@@ -25,7 +28,7 @@ from .tiles import HIGH, LOW, PIPS
 
 #: the ruleset's ``layout`` values, in the order the encoding numbers them (never reorder: the
 #: index is what an encoded state stores; add new layouts at the end)
-LayoutName = Literal["line", "cross", "star"]
+LayoutName = Literal["line", "cross", "star", "spinner"]
 
 SIDES: tuple[int, ...] = (0, 1, 2, 3)
 EVERY_ARM_OF_A_STAR: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
@@ -43,6 +46,8 @@ class Layout:
     simple: ClassVar[bool] = False
     #: whether the first tile must be a double (it opens more than two arms)
     opens_with_double: ClassVar[bool] = True
+    #: what ``arm_len`` holds beyond the tiles per arm (the layout's own bookkeeping)
+    extra_state: ClassVar[int] = 0
 
     def __init__(self) -> None:
         #: end name -> arm
@@ -50,8 +55,13 @@ class Layout:
         #: how many arms (ends) the board has
         self.arms: int = len(self.names)
 
-    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
-        """The first tile ``tid`` is laid: set ``ends``, return the open arms."""
+    def empty(self) -> tuple[list[int], list[int]]:
+        """An empty board's ``ends`` and ``arm_len`` (tiles per arm, then ``extra_state``)."""
+        return [-1] * self.arms, [0] * (self.arms + self.extra_state)
+
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
+        """The first tile ``tid`` is laid: set ``ends`` (and ``arm_len``'s extra state),
+        return the open arms."""
         raise NotImplementedError
 
     def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
@@ -65,7 +75,7 @@ class Layout:
         (the bots' reading of the table) is built with it; the match's hot path does the same
         inline."""
         if arm < 0:
-            return self.open_first(ends, tid)
+            return self.open_first(ends, arm_len, tid)
         return self.grow(ends, arm_len, arm, PIPS[tid] - ends[arm])
 
     def shown(self, open_arms: tuple[int, ...]) -> range:
@@ -84,7 +94,7 @@ class Line(Layout):
     simple = True
     opens_with_double = False
 
-    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
         ends[0], ends[1] = LOW[tid], HIGH[tid]
         return (0, 1)
 
@@ -100,7 +110,7 @@ class Cross(Layout):
     name = "cross"
     names = ("north", "east", "south", "west")
 
-    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
         for i in range(len(ends)):
             ends[i] = LOW[tid]
         return SIDES
@@ -119,7 +129,7 @@ class Star(Layout):
     name = "star"
     names = ("north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest")
 
-    def open_first(self, ends: list[int], tid: int) -> tuple[int, ...]:
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
         for i in range(len(ends)):
             ends[i] = LOW[tid]
         return SIDES
@@ -136,12 +146,63 @@ class Star(Layout):
         return range(8) if len(open_arms) == 8 else range(4)
 
 
+#: the spinner's bookkeeping in ``arm_len``, after the four arms: how it lies (0: no spinner yet,
+#: 1: led, 2: laid on ``left``, 3: laid on ``right``), and its arm's length once it was laid
+_SPIN, _SPIN_AT = 4, 5
+TWO_ARMS: tuple[int, ...] = (0, 1)
+
+
+class Spinner(Layout):
+    """A line whose first double (the spinner) opens ``north`` and ``south`` once both its sides
+    touch a tile. A led spinner has both sides free; one laid on an end has the side facing the
+    line covered already, and its other side is that end. Later doubles open nothing."""
+
+    name = "spinner"
+    names = ("left", "right", "north", "south")
+    opens_with_double = False
+    extra_state = 2
+
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
+        low, high = LOW[tid], HIGH[tid]
+        ends[0], ends[1] = low, high
+        if low == high:  # a led spinner
+            ends[2] = ends[3] = low
+            arm_len[_SPIN] = 1
+        return TWO_ARMS
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        double = pips == ends[arm]  # a tile showing the number it matched is a double
+        ends[arm] = pips
+        arm_len[arm] += 1
+        spin = arm_len[_SPIN]
+        if not spin:
+            if double:  # the first double of the hand, on ``left`` or ``right``
+                arm_len[_SPIN], arm_len[_SPIN_AT] = arm + 2, arm_len[arm]
+                ends[2] = ends[3] = pips
+            return TWO_ARMS
+        if spin == 1:
+            covered = arm_len[0] > 0 and arm_len[1] > 0
+        else:  # its line-facing side is covered; its other side, once a tile follows it
+            covered = arm_len[spin - 2] > arm_len[_SPIN_AT]
+        return SIDES if covered else TWO_ARMS
+
+    def shown(self, open_arms: tuple[int, ...]) -> range:
+        """``left`` and ``right``, and ``north`` and ``south`` once they are open."""
+        return range(len(open_arms))
+
+    @staticmethod
+    def spinner_arm(arm_len: list[int]) -> int:
+        """How the spinner lies: 0 none yet, 1 led, 2 on ``left``, 3 on ``right``."""
+        return arm_len[_SPIN]
+
+
 LINE = Line()
 CROSS = Cross()
 STAR = Star()
+SPINNER = Spinner()
 
 #: every layout by its ``layout`` value (in ``LayoutName`` order)
-LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (LINE, CROSS, STAR)}
+LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (LINE, CROSS, STAR, SPINNER)}
 #: the end names of each layout, by arm
 ARM_NAMES: dict[str, tuple[str, ...]] = {name: layout.names for name, layout in LAYOUTS.items()}
 
@@ -150,10 +211,12 @@ __all__ = [
     "CROSS",
     "LAYOUTS",
     "LINE",
+    "SPINNER",
     "STAR",
     "Cross",
     "Layout",
     "LayoutName",
     "Line",
+    "Spinner",
     "Star",
 ]

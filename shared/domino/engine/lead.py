@@ -1,6 +1,8 @@
 """Who leads a hand beyond the opening rule: a winner's lead, and a pair choosing its leader.
 
 - ``next_round: previous_winner``: the last hand's deciding seat leads any tile.
+- ``next_round: domino_winner``: the seat that went out leads any tile; after a hand that did
+  not end so, the opening rule draws again (All Fives: the lot).
 - ``next_round: winning_pair``: the pair that won leads, its deciding seat offered the lead; after
   a hand nobody won, the seat after the last opener in play order is (docs/rules.md "cubano").
 - ``opening: pair_lot``: the lot draws a seat, which is *offered* the lead: it leads any tile or
@@ -14,7 +16,7 @@ Functions over ``Match``'s public surface (``Led``), as the views are: this modu
 from typing import Protocol
 
 from .movelog import Entry, LogCode
-from .outcome import HandEnded
+from .outcome import HandEnd, HandEnded
 from .rules import Ruleset
 from .tiles import DOUBLE
 
@@ -48,6 +50,8 @@ def winners_lead(rules: Ruleset, ended: HandEnded, opener: int, next_seats: tupl
         return deciding
     if rules.next_round == "winning_pair":
         return deciding if won and deciding >= 0 else next_seats[opener]
+    if rules.next_round == "domino_winner" and ended[1] == HandEnd.DOMINO:
+        return deciding
     return -1
 
 

@@ -1,16 +1,9 @@
 """The state of a whole match: the current hand, scores, chips, the move log; its moves.
 
-How a hand is played (docs/rules.md#a-turn):
-
-1. The opener leads (``deal.find_opener``): the holder of the double the opening rule asks for
-   leads it, a ``lot`` opener or a previous winner leads any tile; a deal no opening rule accepts
-   is dealt again (``reshuffles`` counts the re-deals of the current hand).
-2. On your turn you play one tile that matches an open end, or draw, or pass. You must play if you
-   can. You may draw only with no playable tile while the boneyard holds more than the reserve:
-   ``until_playable`` keeps the turn after a draw (draw again or play), ``one_then_pass`` ends it.
-   You may pass only when you can neither play nor draw.
-3. The hand ends with a dominó (a seat plays its last tile) or closed: n passes in a row.
-4. Scoring (see ``scoring``), then the match goes on with the next hand dealt at once, or ends.
+A hand (docs/rules.md#a-turn): the opener leads (``deal.find_opener``); each seat in turn plays a
+tile on an open end, or draws (``until_playable`` keeps the turn, ``one_then_pass`` ends it), or
+passes when it can do neither; the hand ends with a dominó or closed (n passes in a row), is
+scored (``scoring``; during play too under ``in_play``: ``fives``), and the next is dealt at once.
 
 Which ends a board has and how they open is the layout's (``layouts``); the shuffle and the deal
 are in ``deal``, what a ruleset fixes for the hot path in ``kit``, the move log's records in
@@ -43,6 +36,7 @@ from .errors import (
     TileDoesNotMatch,
     TileNotInHand,
 )
+from .fives import Count, add_points, no_award
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
 from .layouts import Layout
 from .movelog import OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
@@ -61,6 +55,7 @@ _LEAVE = LogCode.LEAVE
 _CEDE = LogCode.CEDE
 _DOMINO = HandEnd.DOMINO
 _CLOSED = HandEnd.CLOSED
+_TARGET = HandEnd.TARGET
 
 
 class Match:
@@ -82,6 +77,7 @@ class Match:
         "_cache",
         "_dealing",
         "_ended",
+        "_fives",
         "_grow",
         "_info",
         "_keep",
@@ -145,6 +141,7 @@ class Match:
     first_held_n: int
     start_at: int
     _ended: HandEnded | None  # ``ended``
+    _fives: Count | None  # ``in_play: fives``: the current hand's count (``fives``)
     _plays: Plays
     _info: dict[int, PlayInfo | None]
     _cache: LegalCache
@@ -236,9 +233,9 @@ class Match:
         m.first_held_n = first_held_n
         m.prev_log = prev_log
         m.log = log
-        for code, _seat, tid, arm, _at in log:
+        for code, seat, tid, arm, _at in log:
             if code in PLAY_CODES:
-                m._place(tid, arm)
+                m._place(tid, arm, seat)  # in-play points are in ``scores`` already
         return m
 
     @classmethod
@@ -276,10 +273,9 @@ class Match:
             m._dealing,
         ) = kit_of(rules)
         m._layout = layout
-        arms = layout.arms
-        m.ends = [-1] * arms
-        m.arm_len = [0] * arms
+        m.ends, m.arm_len = layout.empty()
         m.open_arms = ()
+        m._fives = Count(n, rules.teams == "pairs") if rules.in_play else None
         return m
 
     def _deal(
@@ -333,8 +329,10 @@ class Match:
         self.turn = self.opener
         self.passes = 0
         if self.open_arms:  # a new board
-            arms = self._layout.arms
-            self.ends, self.arm_len, self.open_arms = [-1] * arms, [0] * arms, ()
+            self.ends, self.arm_len = self._layout.empty()
+            self.open_arms = ()
+        if self._fives is not None:
+            self._fives.reset()
         if r.stake is not None and self.chips is not None:
             for s in range(n):
                 self.chips[s] -= r.stake
@@ -358,6 +356,11 @@ class Match:
         """``last`` as the match keeps it, a plain tuple (number, end, winners, points, hands,
         deciding seat or -1): quicker for the views and the encoding than a ``HandResult``."""
         return self._ended
+
+    @property
+    def count(self) -> Count | None:
+        """``in_play: fives``: the current hand's count (``fives.Count``); None otherwise."""
+        return self._fives
 
     @property
     def next_seats(self) -> tuple[int, ...]:
@@ -492,7 +495,7 @@ class Match:
                     and (self.forced < 0 or self.forced == tid)
                 ):
                     self.log.append((_PLAY, seat, tid, -1, at))
-                    self.open_arms = self._layout.open_first(self.ends, tid)
+                    self.open_arms = self._layout.open_first(self.ends, self.arm_len, tid)
                 else:
                     return self._apply(seat, move, at, OWN)
                 self.passes = 0
@@ -547,10 +550,12 @@ class Match:
             else:
                 arm = self._arm_for(tid, move.end)
             self.log.append((codes[0], seat, tid, arm, at))
-            self._place(tid, arm)
+            made = self._place(tid, arm, seat)
             hand ^= 1 << tid
             self.hands[seat] = hand
             self.passes = 0
+            if made and add_points(self.rules, self.scores, seat, made):
+                return self._end_hand(_TARGET, seat, at)  # mid-hand: no award
             if not hand:
                 return self._end_hand(_DOMINO, seat, at)
             self.turn = (seat + self._step) % self.players
@@ -603,16 +608,18 @@ class Match:
             raise EndRequired("That tile fits more than one end: say which end.")
         return fits[0]
 
-    def _place(self, tid: int, arm: int) -> None:
-        """Lay a tile (already checked) on ``arm`` (-1: the first tile) and update the ends and
-        the open arms (the log, and so ``board``, is the caller's)."""
+    def _place(self, tid: int, arm: int, seat: int) -> int:
+        """Lay a checked tile on ``arm`` (-1: the first) for ``seat``: the ends, open arms and
+        (``in_play``) count change; the points it made, not yet in ``scores`` (0: none)."""
         ends = self.ends
         if arm < 0:
-            self.open_arms = self._layout.open_first(ends, tid)
+            self.open_arms = self._layout.open_first(ends, self.arm_len, tid)
         elif self._simple:  # a simple layout's arms stay open: only the end changes
             ends[arm] = PIPS[tid] - ends[arm]
         else:
             self.open_arms = self._grow(ends, self.arm_len, arm, PIPS[tid] - ends[arm])
+        fives = self._fives
+        return 0 if fives is None else fives.lay(tid, arm, seat, ends, self.arm_len, self.open_arms)
 
     def _end_hand(self, end: HandEnd, out_seat: int | None, at: int) -> ApplyResult:
         """Score the hand that just ended, then end the match or deal the next hand: the move's
@@ -624,7 +631,10 @@ class Match:
         n = self.players
         hands = self.hands
         pips = pips_by_seat(hands, r.set)
-        outcome = score_hand(r, pips, end, out_seat, self._orders[self.opener])
+        if end is _TARGET:  # a score during play reached the target: the hand has no award
+            outcome = no_award(r, out_seat, n)
+        else:
+            outcome = score_hand(r, pips, end, out_seat, self._orders[self.opener])
         points = outcome.points
         scores = self.scores
         if r.teams == "pairs" and r.out_scoring == "penalty":
@@ -638,11 +648,12 @@ class Match:
                 self.chips[s] += share
             self.pot -= share * len(outcome.pot_takers)
         winners = tuple(outcome.winners)  # ascending (``HandOutcome``)
+        fives = self._fives
         self._ended = (
             self.hand_number,
             end,
             winners,
-            tuple(points),
+            tuple(points) if fives is None else tuple(map(add, points, fives.points)),
             tuple(hands),
             -1 if outcome.win_seat is None else outcome.win_seat,
         )
@@ -696,12 +707,9 @@ class Match:
         if move is None:
             move = self.auto_move()
         validate_move(self.rules, move)
-        codes = TIMEOUT
-        if mode == "forfeit":
-            codes = TIMEOUT_FORFEIT
-            if seat not in self.forfeits:
-                self.forfeits.append(seat)
-        return self._apply(seat, move, at, codes)
+        if mode == "forfeit" and seat not in self.forfeits:
+            self.forfeits.append(seat)
+        return self._apply(seat, move, at, TIMEOUT_FORFEIT if mode == "forfeit" else TIMEOUT)
 
     # ------------------------------------------------------------------ views (``views``)
     # The views and the move log are functions over the public surface (``views.Seen``,
@@ -774,6 +782,8 @@ class Match:
         m.forfeits = list(self.forfeits)
         m.log = list(self.log)
         m.prev_log = list(self.prev_log)
+        if self._fives is not None:
+            m._fives = self._fives.copy()
         return m
 
     def __repr__(self) -> str:

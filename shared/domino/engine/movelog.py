@@ -14,13 +14,16 @@ play), and the caller's time. A record is the API's move object::
 ``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over``, ``timeout`` or ``cede``; a
 timeout adds ``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``.
 ``hand_over`` has ``seat: null``. A drawn tile is in the record for its drawer only
-(``redact_move``).
+(``redact_move``). Under ``in_play: fives`` a play (a timeout's too) adds ``count``, the count of
+the board after it, and ``scored``, the points it made (``fives``).
 """
 
 from enum import IntEnum
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
+from . import fives
 from .layouts import Layout
+from .rules import Ruleset
 from .tiles import TEXT
 
 
@@ -93,6 +96,8 @@ class Held(Protocol):
     does not import ``match``: ``Match.moves`` and ``Match.previous_hand_moves`` call it)."""
 
     @property
+    def rules(self) -> Ruleset: ...
+    @property
     def layout(self) -> Layout: ...
     @property
     def hand_number(self) -> int: ...
@@ -115,11 +120,17 @@ class MoveRecord(TypedDict):
     forfeit: NotRequired[bool]
     tile: NotRequired[str]
     end: NotRequired[str | None]
+    #: ``in_play: fives``, plays only: the count after the play, and the points it made
+    count: NotRequired[int]
+    scored: NotRequired[int]
     at: int
 
 
-def record(entry: Entry, n: int, hand_number: int, names: tuple[str, ...]) -> MoveRecord:
-    """The record of log entry ``entry``, numbered ``n``, on a board with end ``names``."""
+def record(
+    entry: Entry, n: int, hand_number: int, names: tuple[str, ...], count: int | None = None
+) -> MoveRecord:
+    """The record of log entry ``entry``, numbered ``n``, on a board with end ``names``;
+    ``count``: the count after a play (``in_play`` rules only)."""
     code, seat, tid, arm, at = entry
     rec: dict[str, Any] = {
         "n": n,
@@ -137,6 +148,9 @@ def record(entry: Entry, n: int, hand_number: int, names: tuple[str, ...]) -> Mo
         rec["tile"] = TEXT[tid]
     if code in PLAY_CODES:
         rec["end"] = None if arm < 0 else names[arm]
+        if count is not None:
+            rec["count"] = count
+            rec["scored"] = fives.scored(count)
     rec["at"] = at
     # built key by key, in the API's key order ("at" last): a TypedDict literal would need every
     # required key at once, and cast() would cost a call per record
@@ -149,13 +163,25 @@ def held(m: Held) -> list[MoveRecord]:
     n = m.first_held_n
     out = []
     cur = m.hand_number
-    for e in m.prev_log:
-        out.append(record(e, n, cur - 1, names))
-        n += 1
-    for e in m.log:
-        out.append(record(e, n, cur, names))
-        n += 1
+    for log, number in ((m.prev_log, cur - 1), (m.log, cur)):
+        counts = _counts(m, log)
+        for i, e in enumerate(log):
+            out.append(record(e, n, number, names, counts[i] if counts else None))
+            n += 1
     return out
+
+
+def _counts(m: Held, log: list[Entry]) -> list[int | None]:
+    """``in_play`` rules: the count after each play of a hand's ``log``, by position (None for
+    the other entries); empty otherwise."""
+    if m.rules.in_play is None:
+        return []
+    at = [i for i, e in enumerate(log) if e[0] in PLAY_CODES]
+    trail = fives.trail(m.layout, [(log[i][2], log[i][3]) for i in at])
+    counts: list[int | None] = [None] * len(log)
+    for i, count in zip(at, trail, strict=True):
+        counts[i] = count
+    return counts
 
 
 def moves(m: Held, viewer: int | None, after: int = 0) -> list[MoveRecord]:

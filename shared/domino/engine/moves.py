@@ -4,7 +4,7 @@ immutable values."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from .errors import InvalidInput
 from .layouts import LAYOUTS
@@ -17,6 +17,8 @@ class PlayJson(TypedDict):
 
     tile: str
     end: str | None
+    #: ``in_play: fives``: the points the play would make now
+    scores: NotRequired[int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,8 @@ class HandEnd(StrEnum):
     DOMINO = "domino"
     #: every seat passed once in a row: nobody could play or draw (tranque)
     CLOSED = "closed"
+    #: a score during play reached the match's target (``target_check: every_score``)
+    TARGET = "target"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,14 +24,16 @@ DrawRule = Literal["until_playable", "one_then_pass", "none"]
 Direction = Literal["clockwise", "counterclockwise"]
 Opening = Literal["highest_double", "double_six", "lot", "required_double", "pair_lot"]
 NoDouble = Literal["heaviest", "reshuffle"]
-NextRound = Literal["previous_winner", "same_as_first", "winning_pair"]
+NextRound = Literal["previous_winner", "same_as_first", "winning_pair", "domino_winner"]
 Teams = Literal["pairs"]  # the field is ``Teams | None``: None plays without teams
 OutScoring = Literal["opponents", "all_others", "penalty", "win"]
 BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win"]
 BlockWinner = Literal["lowest_player", "lowest_team"]
-Tie = Literal["play_order", "none"]
+Tie = Literal["play_order", "none", "split"]
 MatchKind = Literal["single", "target", "rounds"]
 Unit = Literal[1, 10]
+InPlay = Literal["fives"]  # the field is ``InPlay | None``: None scores only at a hand's end
+TargetCheck = Literal["hand_end", "every_score"]
 
 DRAW: tuple[DrawRule, ...] = get_args(DrawRule)
 DIRECTION: tuple[Direction, ...] = get_args(Direction)
@@ -46,6 +48,9 @@ BLOCK_WINNER: tuple[BlockWinner, ...] = get_args(BlockWinner)
 TIE: tuple[Tie, ...] = get_args(Tie)
 MATCH: tuple[MatchKind, ...] = get_args(MatchKind)
 UNIT: tuple[Unit, ...] = get_args(Unit)
+IN_PLAY: tuple[InPlay | None, ...] = (None, *get_args(InPlay))
+TARGET_CHECK: tuple[TargetCheck, ...] = get_args(TargetCheck)
+ROUND_TO = (5,)  # the field is ``int | None``: None adds awards as they are
 
 #: choice fields and their allowed values (also the encoding's value tables)
 CHOICES: dict[str, tuple[str | None, ...]] = {
@@ -61,11 +66,21 @@ CHOICES: dict[str, tuple[str | None, ...]] = {
     "block_winner": BLOCK_WINNER,
     "tie": TIE,
     "match": MATCH,
+    "in_play": IN_PLAY,
+    "target_check": TARGET_CHECK,
 }
 
 #: the fields the families beyond the seeds added (docs/rules.md), with the value every game
-#: had before them: a ruleset at these values shows and encodes exactly as it did
-EXTENSIONS: dict[str, Any] = {"redeal_doubles": None}
+#: had before them: a ruleset at these values shows and encodes exactly as it did. Never
+#: reorder: an encoded state names the ones it holds by their index here (add at the end).
+EXTENSIONS: dict[str, Any] = {
+    "redeal_doubles": None,
+    "in_play": None,
+    "round_to": None,
+    "target_check": "hand_end",
+}
+#: fields a preset may give per player count (objects keyed by the count in ``GET /rules``)
+PER_COUNT = ("hand_size", "reserve", "target", "teams")
 
 
 class RulesJson(TypedDict):
@@ -93,6 +108,12 @@ class RulesJson(TypedDict):
     stake: int | None
     #: a deal where a hand holds this many doubles or more is dealt again (None: never)
     redeal_doubles: NotRequired[int | None]
+    #: ``fives``: after every tile a count of the open ends that is a multiple of 5 scores
+    in_play: NotRequired[InPlay | None]
+    #: hand-end awards rounded once, after adding, to the nearest multiple (None: as they are)
+    round_to: NotRequired[int | None]
+    #: when the target is tested: after each hand, or after every score (mid-hand too)
+    target_check: NotRequired[TargetCheck]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +141,9 @@ class Ruleset:
     unit: Unit
     stake: int | None
     redeal_doubles: int | None = None
+    in_play: InPlay | None = None
+    round_to: int | None = None
+    target_check: TargetCheck = "hand_end"
 
     @property
     def extended(self) -> bool:
@@ -164,6 +188,9 @@ class Ruleset:
         }
         if self.extended:
             out["redeal_doubles"] = self.redeal_doubles
+            out["in_play"] = self.in_play
+            out["round_to"] = self.round_to
+            out["target_check"] = self.target_check
         return out
 
 
@@ -239,6 +266,28 @@ _DOS = dict(
     reserve={2: 0},
     block_scoring="all_hands",
     target=300,
+)
+
+
+_ALL_FIVES = dict(
+    _BASE,
+    hand_size={2: 9, 3: 7, 4: 5},
+    reserve=_per_count(2, 4, 0),
+    opening="lot",
+    next_round="domino_winner",
+    layout="spinner",
+    teams={2: None, 3: None, 4: "pairs"},
+    block_scoring="opponents",
+    block_winner="lowest_team",
+    tie="split",
+    target={2: 250, 3: 200, 4: 200},
+    in_play="fives",
+    round_to=5,
+    target_check="every_score",
+)
+_FIVES_TEXT = (
+    "Score as you play: ends that add up to a multiple of 5 score it at once; the first double "
+    "is a spinner."
 )
 
 
@@ -422,6 +471,16 @@ PRESETS: dict[str, Preset] = {
             description="Cuban double-nine in pairs: 10 tiles each, 15 sleep; the team picks "
             "its leader.",
         ),
+        _preset("all-fives", "Todos los cincos", "P-AF", 2, 4, _ALL_FIVES, description=_FIVES_TEXT),
+        _preset(
+            "muggins",
+            "Muggins (cincos en línea)",
+            "P-AF",
+            2,
+            4,
+            dict(_ALL_FIVES, layout="line"),
+            description="All Fives on a line: no spinner, the same count and scores.",
+        ),
     )
 }
 
@@ -430,8 +489,23 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _for_count(name: str, value: Any, players: int) -> Any:
+    """A per-count field's value for ``players`` (an object keyed by the count), else as given."""
+    if name not in PER_COUNT or not isinstance(value, dict):
+        return value
+    key = str(players)
+    for k, v in value.items():
+        if str(k) == key:
+            return v
+    raise InvalidInput(
+        "rules.{field} gives no value for {players} players.", field=name, players=players
+    )
+
+
 def _check_field(name: str, value: Any, players: int) -> Any:
-    """Validate one field's value; count-dependent fields come back as the int for ``players``."""
+    """Validate one field's value; count-dependent fields come back as the value for
+    ``players``."""
+    value = _for_count(name, value, players)
     if name in CHOICES:
         if value not in CHOICES[name] or (value is not None and not isinstance(value, str)):
             raise InvalidInput(
@@ -445,19 +519,6 @@ def _check_field(name: str, value: Any, players: int) -> Any:
             raise InvalidInput("rules.set must be 6, 9, 12 or 15.")
         return value
     if name in ("hand_size", "reserve"):
-        if isinstance(value, dict):
-            key = str(players)
-            picked = None
-            for k, v in value.items():
-                if str(k) == key:
-                    picked = v
-            if picked is None:
-                raise InvalidInput(
-                    "rules.{field} gives no value for {players} players.",
-                    field=name,
-                    players=players,
-                )
-            value = picked
         lowest = 1 if name == "hand_size" else 0
         if not _is_int(value) or not lowest <= value <= 136:
             raise InvalidInput(
@@ -467,6 +528,10 @@ def _check_field(name: str, value: Any, players: int) -> Any:
     if name == "unit":
         if not _is_int(value) or value not in UNIT:
             raise InvalidInput("rules.unit must be 1 or 10.")
+        return value
+    if name == "round_to":
+        if value is not None and value not in ROUND_TO:
+            raise InvalidInput("rules.round_to must be null or 5.")
         return value
     if name == "redeal_doubles":
         if value is not None and (not _is_int(value) or not 2 <= value <= 16):
@@ -559,15 +624,22 @@ def check_rules(r: Ruleset) -> None:
             raise InvalidInput(
                 "A {layout} opens with a double: opening lot is not possible.", layout=r.layout
             )
-        if r.next_round == "previous_winner":
+        if r.next_round in ("previous_winner", "domino_winner"):
             raise InvalidInput(
-                "A {layout} opens with a double: next_round previous_winner is not possible.",
+                "A {layout} opens with a double: next_round {next_round} is not possible.",
                 layout=r.layout,
+                next_round=r.next_round,
             )
         if r.no_double != "reshuffle":
             raise InvalidInput(
                 "A {layout} opens with a double: no_double must be reshuffle.", layout=r.layout
             )
+    if r.in_play is not None and r.layout not in ("line", "spinner"):
+        raise InvalidInput(
+            "in_play {in_play} counts the ends of a line or a spinner, not a {layout}.",
+            in_play=r.in_play,
+            layout=r.layout,
+        )
     if (r.out_scoring == "penalty") != (r.block_scoring == "penalty"):
         raise InvalidInput("Penalty scoring applies to both out_scoring and block_scoring.")
     if r.match == "target" and r.target is None:
@@ -580,12 +652,15 @@ def check_rules(r: Ruleset) -> None:
 
 __all__ = [
     "CHOICES",
+    "EXTENSIONS",
     "FIELD_NAMES",
+    "PER_COUNT",
     "PRESETS",
     "BlockScoring",
     "BlockWinner",
     "Direction",
     "DrawRule",
+    "InPlay",
     "LayoutName",
     "MatchKind",
     "NextRound",
@@ -595,6 +670,7 @@ __all__ = [
     "Preset",
     "RulesJson",
     "Ruleset",
+    "TargetCheck",
     "Teams",
     "Tie",
     "Unit",

@@ -14,7 +14,10 @@ What the winning side scores (``out_scoring`` after a dominó, ``block_scoring``
 - ``difference``: Σ over opponents of p(opponent) - p(winning seat) (S0: 15/19/22 → 11);
 - ``all_hands``: every pip left, own included (S3: 10 vs 25 → 35); ``win``: 1;
 - ``penalty``: every seat off the winning side adds its own pips, the winning side adds 0.
-``unit: 10`` rounds every seat's points of the hand half up to tens (``win`` stays 1).
+``unit: 10`` rounds every seat's points of the hand half up to tens (``win`` stays 1);
+``round_to: 5`` rounds the award once, after adding, to the nearest multiple of 5 (All Fives).
+``tie: split``: equal lowest on different sides score nobody, except two of three single seats
+tied below the third, who each score 5 * floor(R / 10), R the third's pips rounded to 5.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def closed_winner(
     tied = [s for s in order if value[s] == best]
     first = tied[0]
     if len(tied) > 1:
-        if rules.tie == "none":
+        if rules.tie != "play_order":  # none, split: a tie between sides has no winner
             sides = {s % 2 for s in tied} if pairs else tied
             if len(sides) > 1:
                 return None, tied
@@ -110,6 +113,8 @@ def score_hand(
     else:
         found, tied = closed_winner(rules, pips, order)
         if found is None:
+            if rules.tie == "split":
+                return _split(rules, pips, tied)
             return HandOutcome([], None, [0] * len(pips), sorted(tied))
         win_seat = found
         mode = rules.block_scoring
@@ -136,6 +141,8 @@ def score_hand(
             value -= pips[win_seat] * len(others)
     if tens:
         value = (value + 5) // 10
+    if rules.round_to:
+        value = rounded(value, rules.round_to)
     if pairs:  # a list display: quicker than [0] * 4 and two stores
         points = [value, 0, value, 0] if side == 0 else [0, value, 0, value]
     else:
@@ -148,6 +155,25 @@ def score_hand(
     out.points = points
     out.pot_takers = winners
     return out
+
+
+def rounded(value: int, step: int) -> int:
+    """``value`` to the nearest multiple of ``step`` (5: remainder 1-2 down, 3-4 up)."""
+    return (value + step // 2) // step * step
+
+
+def _split(rules: Ruleset, pips: Sequence[int], tied: Sequence[int]) -> HandOutcome:
+    """``tie: split``: two of three single seats tied below the third share its hand (each
+    scores 5 * floor(R / 10), R its pips rounded to 5); any other tie scores nobody."""
+    n = len(pips)
+    points = [0] * n
+    if n == 3 and rules.teams is None and len(tied) == 2:
+        (third,) = set(range(n)) - set(tied)
+        share = 5 * (rounded(pips[third], rules.round_to or 5) // 10)
+        for s in tied:
+            points[s] = share
+        return HandOutcome(sorted(tied), None, points, sorted(tied))
+    return HandOutcome([], None, points, sorted(tied))
 
 
 def side_totals(rules: Ruleset, scores: Sequence[int]) -> dict[int, int]:

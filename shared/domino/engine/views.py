@@ -11,8 +11,10 @@ in a view; every hand is revealed in ``last_hand`` once the hand is over.
 
 from typing import Literal, NotRequired, Protocol, TypedDict
 
+from . import fives
 from .errors import InvalidInput
 from .layouts import Layout
+from .movelog import PLAY_CODES, Entry
 from .moves import Play, PlayJson
 from .outcome import HandEnd, HandEnded
 from .rules import Ruleset
@@ -44,6 +46,14 @@ class Seen(Protocol):
     def ends(self) -> list[int]: ...
     @property
     def open_arms(self) -> tuple[int, ...]: ...
+    @property
+    def arm_len(self) -> list[int]: ...
+    @property
+    def count(self) -> fives.Count | None: ...
+    @property
+    def log(self) -> list[Entry]: ...
+    @property
+    def prev_log(self) -> list[Entry]: ...
     @property
     def scores(self) -> list[int]: ...
     @property
@@ -86,6 +96,8 @@ class BoardEnd(TypedDict):
 
     end: str
     pips: int
+    #: ``in_play: fives``: the end's share of the count
+    counts: NotRequired[int]
 
 
 class BoardView(TypedDict):
@@ -93,16 +105,23 @@ class BoardView(TypedDict):
 
     tiles: list[BoardTile]
     ends: list[BoardEnd]
+    #: ``in_play: fives``: the spinner tile (None: no spinner yet, or a line), and the count
+    spinner: NotRequired[str | None]
+    count: NotRequired[int]
 
 
 class LastHandView(TypedDict):
     """The last finished hand, every hand revealed (the match ``result`` once it is over)."""
 
     hand_number: int
-    reason: Literal["domino", "closed"]
+    reason: Literal["domino", "closed", "target"]
     winners: list[int]
     #: per seat (the seat as a string): the score change of the hand
     points: dict[str, int]
+    #: ``in_play: fives``, per seat: the points made during play and the hand-end award
+    #: (``points`` is their sum)
+    play_points: NotRequired[dict[str, int]]
+    bonus: NotRequired[dict[str, int]]
     #: per seat (the seat as a string): the tiles left
     hands: dict[str, list[str]]
     match_over: bool
@@ -164,9 +183,10 @@ class MatchView(TypedDict):
     you: NotRequired[YouView]
 
 
-_REASON: dict[HandEnd, Literal["domino", "closed"]] = {
+_REASON: dict[HandEnd, Literal["domino", "closed", "target"]] = {
     HandEnd.DOMINO: "domino",
     HandEnd.CLOSED: "closed",
+    HandEnd.TARGET: "target",
 }
 
 
@@ -187,12 +207,28 @@ def last_hand(m: Seen) -> LastHandView | None:
         "match_over": over,
         "match_winners": list(m.match_winners_) if over else [],
     }
+    if m.rules.in_play:
+        # the finished hand's log: the current one once the match is over, else the previous
+        made = _hand_points(m, m.log if over else m.prev_log)
+        out["play_points"] = {str(s): made[s] for s in range(n)}
+        out["bonus"] = {str(s): points[s] - made[s] for s in range(n)}
     if over:
         if m.is_draw:
             out["draw"] = True
         if m.forfeits:
             out["forfeits"] = sorted(m.forfeits)
     return out
+
+
+def _hand_points(m: Seen, log: list[Entry]) -> list[int]:
+    """The points each seat made during play in the hand ``log`` holds."""
+    plays = [(seat, tid, arm) for code, seat, tid, arm, _ in log if code in PLAY_CODES]
+    counts = fives.trail(m.layout, [(tid, arm) for _, tid, arm in plays])
+    made = fives.Count(m.players, m.rules.teams == "pairs")
+    for (seat, _, _), count in zip(plays, counts, strict=True):
+        if fives.scored(count):
+            made.credit(seat, count)
+    return made.points
 
 
 def result(m: Seen) -> LastHandView | None:
@@ -212,12 +248,39 @@ def board_view(m: Seen) -> BoardView:
         if m.open_arms
         else []
     )
-    return {"tiles": tiles, "ends": ends}
+    board: BoardView = {"tiles": tiles, "ends": ends}
+    count = m.count
+    if count is not None:
+        shown = list(layout.shown(m.open_arms)) if ends else []
+        shares = fives.end_counts(m.ends, m.arm_len, shown, count.tips, count.laid)
+        for end, share in zip(ends, shares, strict=True):
+            end["counts"] = share
+        board["spinner"] = (
+            next((TEXT[t] for t, _, _ in m.board if fives.IS_DOUBLE[t]), None)
+            if layout.name == "spinner"
+            else None
+        )
+        board["count"] = sum(shares)
+    return board
 
 
 def legal_json(m: Seen) -> list[PlayJson]:
-    """The legal plays of the seat on turn, as ``{"tile", "end"}`` objects."""
-    return [p.to_json() for p in m.legal_moves()]
+    """The legal plays of the seat on turn, as ``{"tile", "end"}`` objects (``in_play``: with
+    the points each would make, ``scores``)."""
+    moves = m.legal_moves()
+    count = m.count
+    if count is None:
+        return [p.to_json() for p in moves]
+    layout = m.layout
+    legal = []
+    for p in moves:
+        play = p.to_json()
+        arm = -1 if p.end is None or not m.open_arms else layout.index[p.end]
+        play["scores"] = fives.scored(
+            fives.after_play(layout, m.ends, m.arm_len, count, p.tile.id, arm)
+        )
+        legal.append(play)
+    return legal
 
 
 def view(m: Seen, seat: int | None) -> MatchView:
