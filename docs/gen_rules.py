@@ -36,6 +36,7 @@ SOURCES = {
     "S4": "the rules of the Buho21 online site",
     "P-CU": "pagat.com's Cuban Dominoes (players, deal and lead), with the scoring most Cuban "
     "rule texts share",
+    "P-AF": "pagat.com's All Fives (J. McLeod), the American game of scoring during play",
 }
 
 #: what every value of every choice field means (a missing value is a KeyError)
@@ -69,12 +70,16 @@ MEANING: dict[str, dict[str | None, str]] = {
         "same_as_first": "every hand is opened by the first hand's rule, forced lead included",
         "winning_pair": "the pair that won the last hand leads, its winning seat offered the "
         "lead (it may cede it); after a hand nobody won, the seat after the last opener is",
+        "domino_winner": "the seat that went out leads any tile; after a closed hand, the "
+        "first hand's rule (the lot) draws again",
     },
     "layout": {
         "line": "a line with two ends, `left` and `right`",
         "cross": "the opening double opens four arms, all covered before any arm grows longer",
         "star": "the opening double opens four sides, then four diagonals once every side is "
         "covered",
+        "spinner": "a line whose first double (the spinner) opens `north` and `south` once both "
+        "its sides touch a tile",
     },
     "teams": {
         None: "everyone plays for themselves",
@@ -102,11 +107,23 @@ MEANING: dict[str, dict[str | None, str]] = {
         "play_order": "equal lowest hands: the tied seat that comes first in play order from "
         "the hand's opener wins",
         "none": "equal lowest hands of different sides: nobody wins the hand",
+        "split": "equal lowest hands of different sides: nobody scores, except two of three "
+        "single seats tied below the third, who share its hand",
     },
     "match": {
         "single": "one hand is the whole match",
         "target": "hands are played until a side's total reaches `target`",
         "rounds": "exactly `rounds` hands are played",
+    },
+    "in_play": {
+        None: "points are scored only when a hand ends",
+        "fives": "after every tile the open ends are counted; a count that is a multiple of 5 "
+        "scores that many points at once",
+    },
+    "target_check": {
+        "hand_end": "the target is looked at after each hand",
+        "every_score": "the target is looked at after every score, one made during play too: "
+        "the match may end in the middle of a hand",
     },
 }
 
@@ -119,7 +136,10 @@ OTHER_FIELDS: dict[str, tuple[str, str]] = {
         "per player count",
         "tiles that stay face down in the boneyard and are never drawn",
     ),
-    "target": ("points, or null", "the total that ends a `target` match"),
+    "target": (
+        "points, or null; or per player count",
+        "the total that ends a `target` match",
+    ),
     "rounds": ("hands, or null", "how many hands a `rounds` match has"),
     "unit": ("1, 10", "points counted one by one, or in tens rounded half up"),
     "stake": (
@@ -129,6 +149,11 @@ OTHER_FIELDS: dict[str, tuple[str, str]] = {
     "redeal_doubles": (
         "doubles, or null",
         "a deal where a hand holds this many doubles or more is dealt again (null: never)",
+    ),
+    "round_to": (
+        "5, or null",
+        "the hand-end award is rounded once, after adding, to the nearest multiple (null: as "
+        "it is)",
     ),
 }
 
@@ -172,6 +197,41 @@ def counts_text(values: dict[int, Any], unit: Callable[[Any], str]) -> str:
             who = f"{ns[0]} to {ns[-1]}"
         parts.append(f"{who} players: {unit(v)}")
     return "; ".join(parts)
+
+
+def paired(r: dict[str, Any]) -> bool:
+    """Whether the preset plays in pairs (at the player count that allows them)."""
+    teams = r["teams"]
+    return "pairs" in teams.values() if isinstance(teams, dict) else teams == "pairs"
+
+
+def teams_text(r: dict[str, Any]) -> str:
+    teams = r["teams"]
+    if isinstance(teams, dict):
+        counts = [int(k) for k, v in teams.items() if v == "pairs"]
+        if not counts:
+            return ""
+        return f"; with {counts[0]}, in two pairs (seats 0 and 2 against 1 and 3)"
+    return " in two pairs (seats 0 and 2 against 1 and 3)" if teams == "pairs" else ""
+
+
+def target_text(r: dict[str, Any]) -> str:
+    """The target: one number, or the numbers per player count."""
+    target = r["target"]
+    if not isinstance(target, dict):
+        return f"{target} points"
+    groups: list[tuple[list[int], int]] = []
+    for n, t in sorted(per_count(target).items()):
+        if groups and groups[-1][1] == t:
+            groups[-1][0].append(n)
+        else:
+            groups.append(([n], t))
+    parts = [
+        f"{t}{' points' if i == 0 else ''} with {' or '.join(map(str, ns))}"
+        + (" players" if i == 0 else "")
+        for i, (ns, t) in enumerate(groups)
+    ]
+    return ", ".join(parts)
 
 
 def players_text(lo: int, hi: int) -> str:
@@ -273,6 +333,11 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
                 )
                 + "; after a hand nobody won, as in the first hand."
             )
+        elif r["next_round"] == "domino_winner":
+            lines.append(
+                "Later hands: the player who went out leads, with any tile; after a closed "
+                "hand the lot draws the leader again."
+            )
         elif r["next_round"] == "winning_pair":
             lines.append(
                 "Later hands: the pair that won the last hand leads; the seat that went out (or "
@@ -315,12 +380,28 @@ def turn_lines(entry: dict[str, Any]) -> list[str]:
             "The opening double opens four sides (north, east, south, west); once each side "
             "holds a tile, the four diagonals open as well. A covered side may grow at any time."
         )
+    elif layout == "spinner":
+        lines.append(
+            "The tiles form a line until a double is laid: the first double of the hand, led "
+            "or not, is the spinner. Once both its sides touch a tile, `north` and `south` open "
+            "on it as well; every open end may grow at any time. Later doubles open nothing."
+        )
+    if r.get("in_play") == "fives":
+        lines.append(
+            "After every tile the open ends are counted: each end counts the pips it shows, "
+            "twice when the tile at that end is a double (a spinner with a free side is such a "
+            "tile); `north` and `south` count 0 until their first tile; a board of one tile "
+            "counts both its halves once. A count of 5, 10, ... 35 scores that many points at "
+            "once for the player who laid the tile (for its pair)."
+        )
     return lines
 
 
 def who_wins_closed(r: dict[str, Any]) -> str:
-    pairs = r["teams"] == "pairs"
-    if r["block_winner"] == "lowest_team" and pairs:
+    pairs = paired(r)
+    if r["block_winner"] == "lowest_team" and isinstance(r["teams"], dict):
+        winner = "the side with the fewest pips wins (a pair's two hands added together)"
+    elif r["block_winner"] == "lowest_team" and pairs:
         winner = "the pair whose two hands hold the fewest pips wins"
     elif pairs:
         winner = "the seat with the fewest pips wins for its pair"
@@ -328,6 +409,11 @@ def who_wins_closed(r: dict[str, Any]) -> str:
         winner = "the player with the fewest pips wins"
     if r["tie"] == "play_order":
         tie = "equal lowest: the one first in play order from the hand's opener"
+    elif r["tie"] == "split":
+        tie = (
+            "equal lowest sides: nobody scores, except two of three players tied below the "
+            "third, who each score 5 times a tenth of the third's pips rounded to 5, rounded down"
+        )
     elif pairs:
         tie = "equal lowest in both pairs: nobody wins and nobody scores"
     else:
@@ -336,8 +422,14 @@ def who_wins_closed(r: dict[str, Any]) -> str:
 
 
 def points_text(mode: str, r: dict[str, Any]) -> str:
-    pairs = r["teams"] == "pairs"
-    side = "the winning pair" if pairs else "the winner"
+    pairs = paired(r)
+    side = (
+        "the winning side"
+        if isinstance(r["teams"], dict)
+        else "the winning pair"
+        if pairs
+        else "the winner"
+    )
     if mode == "opponents":
         return f"{side} scores the pips left in the opponents' hands"
     if mode == "all_others":
@@ -368,6 +460,11 @@ def scoring_lines(entry: dict[str, Any]) -> list[str]:
     ]
     if r["unit"] == 10:
         lines.append("Points are counted in tens, rounded half up, hand by hand.")
+    if r.get("round_to"):
+        lines.append(
+            f"The award is added up first and then rounded once to the nearest multiple of "
+            f"{r['round_to']} (13 + 13 = 26 scores 25, not 15 + 15)."
+        )
     if r["stake"] is not None:
         lines.append(
             f"Pot: at every deal each player pays {r['stake']} chip"
@@ -394,8 +491,15 @@ def match_text(r: dict[str, Any]) -> str:
             "then the lowest total wins (equal lowest share the win)."
         )
     side = "a pair" if r["teams"] == "pairs" else "someone"
+    if r.get("target_check") == "every_score":
+        who = "side" if paired(r) else "player"
+        return (
+            f"The first {who} to reach {target_text(r)}{unit} wins at once: the target is "
+            "looked at after every score, one made during play too, so a match may end in the "
+            "middle of a hand (reason `target`, no award for that hand)."
+        )
     return (
-        f"Hands are played until {side} reaches {r['target']} points{unit}; "
+        f"Hands are played until {side} reaches {target_text(r)}{unit}; "
         "the highest total then wins (equal totals share the win)."
     )
 
@@ -414,7 +518,7 @@ def preset_section(entry: dict[str, Any]) -> list[str]:
     pid = entry["id"]
     r = entry["rules"]
     players = players_text(entry["players"]["min"], entry["players"]["max"])
-    teams = " in two pairs (seats 0 and 2 against 1 and 3)" if r["teams"] == "pairs" else ""
+    teams = teams_text(r)
     preset = PRESETS[pid]
     out = [
         f"### {pid}",
@@ -459,12 +563,14 @@ def summary_table(entries: list[dict[str, Any]]) -> list[str]:
         players = f"{lo}" if lo == hi else f"{lo}{DASH}{hi}"
         if r["teams"] == "pairs":
             players += ", pairs"
+        elif paired(r):
+            players += ", pairs at 4"
         if r["match"] == "single":
             match = "one hand"
         elif r["match"] == "rounds":
             match = f"{r['rounds']} hands"
         else:
-            match = f"to {r['target']}"
+            match = f"to {cell(r['target'])}"
         out.append(
             f"| [`{e['id']}`](#{slug(e['id'])}) | {e['name']} | {e['source']} | {players} | "
             f"{cell(r['hand_size'])} | `{r['draw']}` | `{r['out_scoring']}` | "
@@ -571,9 +677,14 @@ A play names the end it goes on (`end`); the end names of each layout are:
 - **star**: the first tile is a double; it opens the four sides as a cross does. The four
   diagonals open once every side holds a tile. A side that holds a tile may grow before the star
   is complete.
+- **spinner**: a line (`left`, `right`) until a double is laid; the first double of the hand, the
+  lead or a later tile, is the spinner. A led spinner has both sides free; one laid on an end has
+  the side facing the line covered already, and its other side is that end. `north` and `south`
+  open once both sides touch a tile, in either order, and show the spinner's number; until then a
+  play on them is `tile_does_not_match`. Every open end may grow at any time.
 
-Only the opening double of a cross or a star opens extra arms: any later double is an ordinary
-tile.
+Only the opening double of a cross or a star, and the spinner, open extra arms: any other double
+is an ordinary tile.
 """
 
 SCORING_SECTION = """\
@@ -669,12 +780,31 @@ stake into the pot when a hand is dealt (after any re-deal), so chips may go bel
 shows the `pot`. The hand's winners take the pot, split evenly between them (a pair's two seats
 too); what does not divide evenly stays in the pot for the next hand.
 
+### Scoring during play (`in_play: fives`)
+- The count is taken after every tile, from the whole board: a board of one tile counts both its
+  halves once (6-4: 10, 5-5: 10, 0-0: 0); otherwise every open end counts the pips it shows,
+  doubled when the tile at that end is a double (4-4 at an end: 8), a spinner with a free side
+  being the end tile of that side; `north` and `south` count 0 until their first tile. Only the
+  count after the play matters: covering the spinner's second side removes its two halves.
+- A count of 5, 10, ... 35 scores exactly that for the seat that laid the tile (both seats of a
+  pair show the pair's score); 0 and other counts score nothing. The lead and a drawn tile that
+  is laid score like any play. Every score is taken at once: there is no call to make.
+- Going out, the last tile's count is scored first, then the hand's award; when the count alone
+  reaches the target, the match ends there and no award is made.
+- The view shows `board.count`, each end's share (`ends[].counts`), `board.spinner`, and for
+  every legal play the points it would make (`you.legal[].scores`); each play in the move log
+  adds its `count` and what it `scored`; `last_hand` splits `points` into `play_points` and the
+  hand-end `bonus`.
+
 ### Match end
 - `single`: the hand's winners win the match; a hand nobody won is a draw (`draw: true`,
   `match_winners` empty).
 - `target`: after each hand, once any total has reached the target, the match is over and the
   side with the best total wins (highest; lowest under `penalty`); equal best totals share the
-  win.
+  win. With `target_check: every_score` the target is also looked at after every score made
+  during play, and the first side to reach it wins at once, mid-hand (`last_hand.reason`
+  `target`, every hand revealed, no award). Two sides can reach it together only through a
+  split award: the higher total wins, equal totals share the win.
 - `rounds`: after that many hands the best total wins; equal best totals are a draw.
 - A player who leaves during play is replaced by a bot and listed in `result.forfeits`; their
   side never wins the match, and the best remaining side wins instead.
@@ -683,7 +813,11 @@ too); what does not divide evenly stays in the pot for the next hand.
 A game view's `rules` object holds every field, `hand_size` and `reserve` as plain numbers for
 the game's player count. In `GET /rules` they are objects keyed by the count as a string
 (`{"3": 6, "4": 6, "5": 5}`); an override in `POST /games` may give either form. `teams` is
-`null` or `"pairs"`; `target`, `rounds` and `stake` are numbers or `null`.
+`null` or `"pairs"`; `target`, `rounds` and `stake` are numbers or `null`; a preset may give
+`target` and `teams` per player count too (all-fives: `{"2": 250, "3": 200, "4": 200}`), a game
+has one value. The fields the families beyond the seed texts added (`redeal_doubles`,
+`in_play`, `round_to`, `target_check`) are shown only by rules that set one of them off its
+old value, so every seed preset's JSON is what it always was.
 
 ### What a player sees
 Another player's hand, the boneyard and the tiles others drew are never shown, not in the
@@ -700,8 +834,11 @@ any four-player preset in pairs. A mode is such a set of overrides. The engine r
 `invalid_request`, a combination no game can be played with:
 - hands that need more tiles than the set has, or a reserve larger than what is left;
 - pairs with other than four players;
-- a `cross` or `star` with `opening: lot`, with `next_round: previous_winner`, or with
-  `no_double` other than `reshuffle` (both layouts must open with a double);
+- a `cross` or `star` with `opening: lot`, with `next_round: previous_winner` or
+  `domino_winner`, or with `no_double` other than `reshuffle` (both layouts must open with a
+  double);
+- `in_play` on a `cross` or a `star`; `round_to` other than 5 or null;
+- `opening: pair_lot` or `next_round: winning_pair` without pairs;
 - `penalty` on only one of `out_scoring` and `block_scoring`;
 - `match: target` without a `target`, `match: rounds` without `rounds`;
 - a player count outside the preset's range, an unknown field or a value outside its list.

@@ -373,16 +373,21 @@ def test_ruleset_fields_are_the_engines() -> None:
         props = schemas[name]["properties"]
         for field, choices in CHOICES.items():
             prop = props[field]
+            values = [c for c in choices if c is not None]
+            if "oneOf" in prop:  # a preset's value per player count too (PresetRules.teams)
+                assert {"type": "null"} in prop["oneOf"], f"{name}.{field}"
+                assert {"type": "string", "enum": values} in prop["oneOf"], f"{name}.{field}"
+                continue
             if None in choices:
                 assert {"type": "null"} in prop["anyOf"], f"{name}.{field}"
                 prop = next(b for b in prop["anyOf"] if "$ref" in b)
-            values = [c for c in choices if c is not None]
             assert resolve(prop["$ref"])["enum"] == values, f"{name}.{field}"
         assert resolve(props["set"]["$ref"])["enum"] == sorted(SETS), name
         assert resolve(props["unit"]["$ref"])["enum"] == list(UNIT), name
     counts = GenerateJsonSchema().generate(CreateGame.schema())["properties"]["players"]
-    per_count = schemas["PerPlayerCount"]["properties"]
-    assert set(per_count) == {str(n) for n in range(counts["minimum"], counts["maximum"] + 1)}
+    every_count = {str(n) for n in range(counts["minimum"], counts["maximum"] + 1)}
+    for name in ("PerPlayerCount", "TargetPerCount", "TeamsPerCount"):
+        assert set(schemas[name]["properties"]) == every_count, name
 
 
 def test_error_codes_are_status_by_code() -> None:

@@ -40,6 +40,8 @@ PRESET_IDS = [
     "cruzado",
     "chipre",
     "cubano",
+    "all-fives",
+    "muggins",
 ]
 
 # Hand 1 of the two-player games: seat 0 holds 6-6 and leads it; seat 1 holds no six and has
@@ -230,6 +232,8 @@ def test_rules_lists_every_preset(runtime: Runtime) -> None:
         "cruzado": (3, 5),
         "chipre": (4, 10),
         "cubano": (4, 4),
+        "all-fives": (2, 4),
+        "muggins": (2, 4),
     }
     for preset in presets:
         assert preset["name"] and preset["source"]

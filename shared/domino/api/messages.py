@@ -324,11 +324,15 @@ SPANISH: dict[str, str] = {
     "rules.redeal_doubles must be null or a whole number from 2 to 16.": (
         "rules.redeal_doubles debe ser null o un número entero de 2 a 16."
     ),
+    "rules.round_to must be null or 5.": "rules.round_to debe ser null o 5.",
+    "in_play {in_play} counts the ends of a line or a spinner, not a {layout}.": (
+        "in_play {in_play} cuenta los extremos de una línea o de un spinner, no de {layout}."
+    ),
     "A {layout} opens with a double: opening lot is not possible.": (
         "La mesa {layout} se abre con un doble: opening lot no es posible."
     ),
-    "A {layout} opens with a double: next_round previous_winner is not possible.": (
-        "La mesa {layout} se abre con un doble: next_round previous_winner no es posible."
+    "A {layout} opens with a double: next_round {next_round} is not possible.": (
+        "La mesa {layout} se abre con un doble: next_round {next_round} no es posible."
     ),
     "A {layout} opens with a double: no_double must be reshuffle.": (
         "La mesa {layout} se abre con un doble: no_double debe ser reshuffle."

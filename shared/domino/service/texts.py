@@ -93,6 +93,8 @@ PRESET_NAMES_EN: dict[str, str] = {
     "cruzado": "Cross dominoes",
     "chipre": "Cyprus dominoes",
     "cubano": "Cuban dominoes",
+    "all-fives": "All Fives",
+    "muggins": "Muggins",
 }
 
 

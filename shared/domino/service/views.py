@@ -68,6 +68,8 @@ def game_view(
                 "last_move": 0,
             }
         )
+        if rules.in_play is not None:  # a game that counts its ends: none to count yet
+            view["board"] = {**view["board"], "spinner": None, "count": 0}
         offers = rules.opening == "pair_lot"  # a game whose team chooses its leader
         if offers:
             view["lead"] = None
