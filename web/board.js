@@ -1,6 +1,7 @@
 // Domino tiles with pips, and the board laid out from `board` (docs/openapi.yaml): a line
 // (left and right ends), the cruzado cross (north, east, south, west around the opening
-// double) and the chipre star (the cross plus four diagonals). Doubles lie across.
+// double), the chipre star (the cross plus four diagonals) and the All Fives spinner (a line
+// whose first double grows north and south arms). Doubles lie across.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -49,7 +50,11 @@ export function arms(board, layout) {
   const tiles = board.tiles || [];
   if (!tiles.length) return null;
   const [a, b] = parseTile(tiles[0].tile);
-  const open = layout === "line" ? { left: a, right: b } : {};
+  const open = layout === "line" || layout === "spinner" ? { left: a, right: b } : {};
+  if (board.spinner) {
+    const [s] = parseTile(board.spinner);
+    open.north = open.south = s; // the spinner's arms start at its number
+  }
   const lines = {};
   for (const placed of tiles.slice(1)) {
     const end = placed.end;
@@ -109,6 +114,47 @@ function endMarker(end, pips, options) {
 }
 
 /**
+ * A spinner board: the line in the middle row, the spinner's north arm stacked above it and
+ * its south arm below, in the spinner's column of a grid.
+ */
+function spinnerElement(root, board, laid, ends, options) {
+  const [a, b] = laid.first;
+  const row = [];
+  let spinnerAt = -1;
+  if (ends.has("left")) row.push(endMarker("left", ends.get("left"), options));
+  for (const entry of [...(laid.lines.left || [])].reverse()) {
+    if (entry.tile === board.spinner && spinnerAt < 0) spinnerAt = row.length;
+    row.push(armTile(entry, -1, 0));
+  }
+  if (board.spinner === board.tiles[0].tile) spinnerAt = row.length;
+  row.push(tileElement(a, b, { vertical: a === b }));
+  for (const entry of laid.lines.right || []) {
+    if (entry.tile === board.spinner && spinnerAt < 0) spinnerAt = row.length;
+    row.push(armTile(entry, 1, 0));
+  }
+  if (ends.has("right")) row.push(endMarker("right", ends.get("right"), options));
+  const north = (laid.lines.north || []).map((entry) => armTile(entry, 0, -1));
+  if (ends.has("north")) north.push(endMarker("north", ends.get("north"), options));
+  const south = (laid.lines.south || []).map((entry) => armTile(entry, 0, 1));
+  if (ends.has("south")) south.push(endMarker("south", ends.get("south"), options));
+  const middle = north.length + 1; // grid rows and columns count from 1
+  const grid = h("div", { class: "spin-grid" });
+  row.forEach((el, i) => grid.append(cell(el, middle, i + 1)));
+  if (spinnerAt >= 0) {
+    north.forEach((el, i) => grid.append(cell(el, middle - 1 - i, spinnerAt + 1)));
+    south.forEach((el, i) => grid.append(cell(el, middle + 1 + i, spinnerAt + 1)));
+  }
+  root.append(grid);
+  return root;
+}
+
+function cell(el, rowAt, columnAt) {
+  el.style.gridRow = String(rowAt);
+  el.style.gridColumn = String(columnAt);
+  return el;
+}
+
+/**
  * The board. options: {targets: Set of ends the selected tile may go to, legalEnds: Set of
  * ends some legal play uses, onEnd(end)}.
  */
@@ -121,6 +167,7 @@ export function boardElement(board, layout, options = {}) {
     return root;
   }
   const [a, b] = laid.first;
+  if (layout === "spinner") return spinnerElement(root, board, laid, ends, options);
   if (layout === "line") {
     const row = h("div", { class: "line-row" });
     if (ends.has("left")) row.append(endMarker("left", ends.get("left"), options));

@@ -60,6 +60,10 @@ export function lastHandElement(game) {
           {},
           h("strong", {}, seatName(game, seat)),
           ` ${last.points?.[seat] >= 0 ? "+" : ""}${last.points?.[seat] ?? 0} ${t("points")} `,
+          // games that score during play: what was made playing, and the hand's award
+          last.play_points
+            ? h("small", { class: "split" }, t("playAndBonus", { play: last.play_points[seat] ?? 0, bonus: last.bonus?.[seat] ?? 0 }) + " ")
+            : null,
           handTiles(last.hands?.[seat] || []),
         ),
       ),
@@ -109,6 +113,19 @@ export function movesElement(game, moves) {
     "section",
     { class: "card moves", id: "moves" },
     h("h3", {}, t("moves")),
-    h("ol", { reversed: true }, recent.map((m) => h("li", { "data-n": m.n }, h("small", {}, `${m.hand_number} · `), moveText(game, m)))),
+    h(
+      "ol",
+      { reversed: true },
+      recent.map((m) =>
+        h(
+          "li",
+          { "data-n": m.n },
+          h("small", {}, `${m.hand_number} · `),
+          moveText(game, m),
+          // a play that scored during play (All Fives): "+15"
+          m.scored ? h("span", { class: "scored", "data-scored": m.scored }, `+${m.scored}`) : null,
+        ),
+      ),
+    ),
   );
 }

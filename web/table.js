@@ -201,6 +201,8 @@ function renderGame() {
       h(
         "section",
         { class: "card board-card", "aria-label": t("board") },
+        // games that score during play show the count of the open ends
+        "count" in game.board ? h("p", { class: "count", id: "count" }, t("count", { n: game.board.count })) : null,
         boardElement(game.board, layout, { targets, legalEnds: myTurn ? legalEnds : null, onEnd: (end) => play(state.selected, end) }),
       ),
     );
@@ -292,13 +294,20 @@ function handElement(game, myTurn) {
   );
   const section = h("section", { class: "card", "aria-label": t("yourHand") }, h("h3", {}, t("yourHand")), hand);
   if (state.selected) {
-    const ends = you.legal.filter((p) => p.tile === state.selected).map((p) => p.end);
     section.append(
       h(
         "div",
         { class: "chooser", id: "chooser" },
         h("span", {}, t("chooseEnd", { tile: state.selected })),
-        ends.map((end) => h("button", { type: "button", "data-end": end, onclick: () => play(state.selected, end) }, t("end_" + end))),
+        you.legal
+          .filter((p) => p.tile === state.selected)
+          .map((p) =>
+            h(
+              "button",
+              { type: "button", "data-end": p.end, onclick: () => play(state.selected, p.end) },
+              t("end_" + p.end) + (p.scores ? ` (+${p.scores})` : ""),
+            ),
+          ),
         h("button", { type: "button", class: "ghost", onclick: () => { state.selected = null; renderGame(); } }, t("cancel")),
       ),
     );

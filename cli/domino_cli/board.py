@@ -4,7 +4,8 @@ A game view lists ``board.tiles`` in play order, each a normalised ``"a-b"`` wit
 (arm) it was laid on; the halves' order is not stored, so it is rebuilt here by following each
 arm's open pips from the first tile outwards. On a ``line`` the first tile a-b opens left = a and
 right = b; on a ``cross`` or ``star`` the first tile is the opening double (the centre) and every
-arm grows out of it (docs/rules.md#ends).
+arm grows out of it; a ``spinner`` is a line, its spinner's ``north`` and ``south`` arms drawn
+below it (docs/rules.md#ends). Games that score during play add the count of the open ends.
 
 A double is drawn standing across the line, three rows high, with its halves above and below::
 
@@ -23,6 +24,7 @@ from typing import Any
 #: the arms of each layout, in the order they are drawn
 ARMS: dict[str, tuple[str, ...]] = {
     "line": ("left", "right"),
+    "spinner": ("left", "right", "north", "south"),
     "cross": ("north", "east", "south", "west"),
     "star": (
         "north",
@@ -70,13 +72,15 @@ def laid(tile: str, open_pips: int) -> Piece:
 
 
 def line_pieces(tiles: Sequence[Mapping[str, Any]]) -> list[Piece]:
-    """A line's tiles from its left end to its right end."""
+    """A line's tiles from its left end to its right end (a spinner's arms left out)."""
     if not tiles:
         return []
     low, high = halves(tiles[0]["tile"])
     chain: deque[Piece] = deque([Piece(low, high)])
     left, right = low, high
     for placed in tiles[1:]:
+        if placed["end"] in ("north", "south"):
+            continue
         if placed["end"] == "left":
             piece = laid(placed["tile"], left)
             chain.appendleft(Piece(piece.second, piece.first))  # read left to right
@@ -88,18 +92,24 @@ def line_pieces(tiles: Sequence[Mapping[str, Any]]) -> list[Piece]:
     return list(chain)
 
 
-def arm_pieces(tiles: Sequence[Mapping[str, Any]], arms: Iterable[str]) -> dict[str, list[Piece]]:
+def arm_pieces(
+    tiles: Sequence[Mapping[str, Any]], arms: Iterable[str], centre: int | None = None
+) -> dict[str, list[Piece]]:
     """A cross's or star's tiles by arm, each arm from the centre outwards (the centre, the
-    first tile, not included)."""
+    first tile, not included); ``centre``: the number the arms start from (a spinner's), else
+    the first tile's."""
     by_arm: dict[str, list[Piece]] = {arm: [] for arm in arms}
     if not tiles:
         return by_arm
-    centre, _ = halves(tiles[0]["tile"])
+    if centre is None:
+        centre, _ = halves(tiles[0]["tile"])
     open_pips = dict.fromkeys(by_arm, centre)
     for placed in tiles[1:]:
         arm = placed["end"]
-        piece = laid(placed["tile"], open_pips.get(arm, centre))
-        by_arm.setdefault(arm, []).append(piece)
+        if arm not in by_arm:
+            continue  # another arm's (a spinner's line)
+        piece = laid(placed["tile"], open_pips[arm])
+        by_arm[arm].append(piece)
         open_pips[arm] = piece.second
     return by_arm
 
@@ -134,11 +144,22 @@ def draw_board(board: Mapping[str, Any], layout: str, width: int = 80) -> list[s
     if not tiles:
         return ["(the board is empty)"]
     ends = {end["end"]: end["pips"] for end in board.get("ends") or []}
-    if layout == "line":
+    count = f" · count {board['count']}" if "count" in board else ""
+    if layout in ("line", "spinner"):
         pieces = line_pieces(tiles)
         lines = draw_pieces(pieces, width)
         left, right = ends.get("left", "·"), ends.get("right", "·")
-        return [*lines, f"ends: left {left} · right {right}"]
+        spinner = board.get("spinner")
+        if layout == "spinner" and spinner:
+            lines.append(f"spinner {spinner}")
+            label_width = len("north") + 1
+            low, _ = halves(spinner)
+            for arm, pieces in arm_pieces(tiles, ("north", "south"), low).items():
+                shows = ends.get(arm)
+                tail = f"  → {shows}" if shows is not None else "  (not open yet)"
+                drawn = draw_pieces(pieces, max(width - label_width - 20, 10)) or ["·"]
+                lines += labelled(arm, drawn, label_width, tail)
+        return [*lines, f"ends: left {left} · right {right}{count}"]
     arms = ARMS.get(layout, ARMS["star"])
     label_width = max(len(name) for name in (*arms, "centre")) + 1
     centre = Piece(*halves(tiles[0]["tile"]))

@@ -141,7 +141,10 @@ def render_you(console: Console, view: Mapping[str, Any], you: Mapping[str, Any]
     if legal:
         ends_of: dict[str, list[str]] = {}  # a tile once, with every end it fits
         for play in legal:
-            ends_of.setdefault(play["tile"], []).extend([play["end"]] if play.get("end") else [])
+            # games that score during play: what each play would make now ("right+10")
+            made = f"+{play['scores']}" if play.get("scores") else ""
+            end = play.get("end")
+            ends_of.setdefault(play["tile"], []).extend([f"{end}{made}"] if end else [])
         plays = ", ".join(
             tile + (f" {'/'.join(ends)}" if ends else "") for tile, ends in ends_of.items()
         )
@@ -157,10 +160,15 @@ def render_hand_result(
         + Text(winners, style="bold")
     )
     points = outcome.get("points") or {}
+    during = outcome.get("play_points")  # games that score during play
     for seat, tiles in sorted((outcome.get("hands") or {}).items(), key=lambda kv: int(kv[0])):
         shown = " ".join(tile_text(tile) for tile in tiles) or "(out)"
         scored = points.get(seat, 0)
-        console.print(Text(f"  {seat_name(view, int(seat))}: {shown}  {scored:+d}"))
+        split = ""
+        if during is not None:
+            bonus = (outcome.get("bonus") or {}).get(seat, 0)
+            split = f" ({during.get(seat, 0)} playing, {bonus} at the end)"
+        console.print(Text(f"  {seat_name(view, int(seat))}: {shown}  {scored:+d}{split}"))
     if outcome.get("match_over"):
         match_winners = outcome.get("match_winners") or []
         names = ", ".join(seat_name(view, seat) for seat in match_winners)
@@ -231,7 +239,8 @@ def describe_move(move: Mapping[str, Any]) -> str:
         action = f"timeout → {move.get('move')}" + (" (forfeit)" if move.get("forfeit") else "")
     tile = f" {tile_text(move['tile'])}" if move.get("tile") else ""
     end = f" on {move['end']}" if move.get("end") else ""
-    return f"{action}{tile}{end}"
+    scored = f" +{move['scored']}" if move.get("scored") else ""  # All Fives' count
+    return f"{action}{tile}{end}{scored}"
 
 
 def render_moves(console: Console, moves: Sequence[Mapping[str, Any]]) -> None:

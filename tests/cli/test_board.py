@@ -59,3 +59,20 @@ def test_a_star_shows_its_diagonals_closed_until_the_sides_are_covered() -> None
 
 def test_an_empty_board() -> None:
     assert draw_board({"tiles": [], "ends": []}, "line") == ["(the board is empty)"]
+
+
+def test_a_spinner_is_its_line_then_its_north_and_south_arms_and_the_count() -> None:
+    spinner = board(
+        ("5-5", None), ("2-5", "left"), ("3-5", "right"), ("5-6", "north"), ("4-5", "south"),
+        ends={"left": 2, "right": 3, "north": 6, "south": 4},
+    )  # fmt: skip
+    spinner |= {"spinner": "5-5", "count": 15}
+    assert draw_board(spinner, "spinner") == [
+        "     ┌5┐",
+        "[2|5]│─│[5|3]",
+        "     └5┘",
+        "spinner 5-5",
+        "north [5|6]  → 6",
+        "south [5|4]  → 4",
+        "ends: left 2 · right 3 · count 15",
+    ]
