@@ -218,6 +218,9 @@ class FlakyChannel:
         self.failures = failures
         self.sent: list[Note] = []
 
+    def reaches(self, note: Note) -> bool:
+        return True
+
     def send(self, note: Note) -> bool:
         if self.failures:
             self.failures -= 1
@@ -226,24 +229,42 @@ class FlakyChannel:
         return True
 
 
-def test_a_crash_between_inbox_and_push_still_pushes_once() -> None:
-    """The outbox: the inbox item is written, the push fails (the function dies), the stream
-    delivers the change again: the item is found unsent and sent, once; a third delivery finds
-    it sent and sends nothing."""
+def test_a_crash_before_the_push_leaves_nothing_and_the_redelivery_pushes_once() -> None:
+    """The outbox, push first: the note is read (absent), the push fails (the function dies)
+    before anything is written, the stream delivers the change again: the note is pushed and
+    written marked, once; a third delivery reads it marked and sends nothing."""
     channel = FlakyChannel(failures=1)
     table = Table([channel])
     game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
     table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
     with pytest.raises(ConnectionError):
         table.drain()
-    assert len(table.inbox.notes) == 1 and channel.sent == []
+    assert len(table.inbox.notes) == 0 and channel.sent == []
     table.read = 0
-    table.drain()  # redelivered: the first note is sent now, the second written and sent
+    table.drain()  # redelivered: both notes sent now, each written marked after its push
     assert sorted(n.type for n in channel.sent) == ["game_started", "player_joined"]
+    assert len(table.inbox.notes) == 2 and all(n.pushed for n in table.inbox.notes.values())
     table.read = 0
     table.drain()
     assert len(channel.sent) == 2
-    assert all(n.pushed for n in table.inbox.notes.values())
+
+
+def test_a_note_written_unmarked_before_its_player_had_a_device_is_pushed_then_marked() -> None:
+    """Notes written while nobody could be pushed (no device yet) stay unmarked; a delivery
+    of the same change once there is a device pushes each once and marks it."""
+    table = Table([Nowhere()])
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    table.drain()
+    assert len(table.inbox.notes) == 2 and not any(n.pushed for n in table.inbox.notes.values())
+    pushes = Recorded()
+    table.notifier.channels = [pushes]  # the player registered a phone
+    table.read = 0
+    assert table.drain() == 0  # nothing new in the inbox
+    assert len(pushes.notes) == 2 and all(n.pushed for n in table.inbox.notes.values())
+    table.read = 0
+    table.drain()
+    assert len(pushes.notes) == 2
 
 
 def test_reading_the_inbox() -> None:
@@ -274,6 +295,9 @@ class Nowhere:
 
     marks_sent = True
 
+    def reaches(self, note: Note) -> bool:
+        return False
+
     def send(self, note: Note) -> bool:
         return False
 
@@ -293,6 +317,9 @@ class Socketed:
 
     def __init__(self) -> None:
         self.sent: list[Note] = []
+
+    def reaches(self, note: Note) -> bool:
+        return True
 
     def send(self, note: Note) -> bool:
         self.sent.append(note)
@@ -330,6 +357,9 @@ class Recorded:
 
     def __init__(self) -> None:
         self.notes: list[Note] = []
+
+    def reaches(self, note: Note) -> bool:
+        return True
 
     def send(self, note: Note) -> bool:
         self.notes.append(note)

@@ -166,6 +166,9 @@ class PushChannel:
         self.locale = locale or (lambda _player: None)
         self.scheme = scheme  # the app's URL scheme (template.yaml AppUrlScheme)
 
+    def reaches(self, note: Note) -> bool:
+        return bool(self.devices.of_player(note.player))
+
     def send(self, note: Note) -> bool:
         devices = self.devices.of_player(note.player)
         if not devices:

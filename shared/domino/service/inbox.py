@@ -2,11 +2,13 @@
 pushes and socket messages), and the player's reads of their inbox.
 
 Exactly once per (player, game, version, type), with no state but the table's: the inbox item's
-key is the dedupe (``InboxStore.add`` writes it once), and it is also the outbox: ``pushed``
-stays false until every channel has been sent it. A change delivered again (the stream retries a
-batch, or the function died after writing the inbox) finds the item: sent already, nothing
-happens; not sent yet, it is sent now. docs/decisions.md says how the window in which a push
-can repeat is bounded.
+key is the dedupe (``InboxStore.add`` writes it once), and it is also the outbox. A note that
+will be pushed (the player has a device) is read first, sent, then written already marked
+``pushed``: one read and one write, where writing, sending and marking took two writes. A
+change delivered again (the stream retries a batch, or the function died after sending) finds
+the item marked: nothing happens; finds none: it is sent and written now. A note nobody pushes is
+written, then sent to the sockets, unmarked (their repeat is the same message).
+docs/decisions.md says how the window in which a push can repeat is bounded.
 """
 
 from __future__ import annotations
@@ -118,12 +120,42 @@ class Notifier:
                 by=notice.by,
                 move=notice.move,
             )
+            if any(c.marks_sent and c.reaches(note) for c in self.channels):
+                written += self._push_first(note)
+                continue
             if self.inbox.add(note):
                 written += 1
             elif not self.channels or self._sent(note):
                 continue  # delivered before: this is a redelivery
             self.deliver(note)
         return written
+
+    def _push_first(self, note: Note) -> int:
+        """A note a channel will push: read, send, then write it marked (1 read and 1 write
+        instead of 2 writes). Found marked: delivered before; found unmarked (written by a
+        runtime before this order, or before the player's first device): sent, then marked.
+        1 when it was new."""
+        stored = self.inbox.get(note.player, note.id)
+        if stored is not None:
+            if not stored.pushed:
+                self.deliver(note)
+            return 0
+        for channel in self.channels:
+            channel.send(note)
+        # sent already: failing here would send it again on the stream's retry, so the write
+        # gets the mark's few more tries (a concurrent delivery's write makes this one False)
+        return 1 if self._retried(lambda: self.inbox.add(note._replace(pushed=True))) else 0
+
+    @staticmethod
+    def _retried(write: Callable[[], Any]) -> Any:
+        for attempt in range(MARK_ATTEMPTS):
+            try:
+                return write()
+            except Unavailable:
+                if attempt == MARK_ATTEMPTS - 1:
+                    raise
+                time.sleep(MARK_PAUSE_SECONDS * 2**attempt)
+        return None
 
     def _sent(self, note: Note) -> bool:
         stored = self.inbox.get(note.player, note.id)
@@ -136,19 +168,11 @@ class Notifier:
         the channels again (sockets get the same message, which the client has seen; a device
         registered since gets the push)."""
         sent = [channel.send(note) and channel.marks_sent for channel in self.channels]
-        if not any(sent):
-            return
-        for attempt in range(MARK_ATTEMPTS):
+        if any(sent):
             # sent already: failing here would send it again on the stream's retry, so the
             # (idempotent) mark gets a few more tries than the SDK's, whose retry quota runs
             # dry while DynamoDB keeps failing
-            try:
-                self.inbox.mark_pushed(note)
-                return
-            except Unavailable:
-                if attempt == MARK_ATTEMPTS - 1:
-                    raise
-                time.sleep(MARK_PAUSE_SECONDS * 2**attempt)
+            self._retried(lambda: self.inbox.mark_pushed(note))
 
 
 class InboxQueries:

@@ -190,6 +190,9 @@ class LiveChannel:
         """A change of a game: its sockets get views of ``new`` and the moves since ``old``."""
         self.change = ChangeViews(old, new)
 
+    def reaches(self, note: Note) -> bool:
+        return True  # asked only of channels that mark (pushes): a socket's repeat is harmless
+
     def send(self, note: Note) -> bool:
         """A change that notified ``note.player``: the notification rides along."""
         return self._post(note.player, note.game, note.version, note)

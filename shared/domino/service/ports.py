@@ -213,6 +213,11 @@ class Channel(Protocol):
         socket): nothing was sent, so nothing can be sent twice."""
         ...
 
+    def reaches(self, note: Note) -> bool:
+        """Whether ``send`` would send ``note`` somewhere (the player has a device, a socket),
+        read from what the change has read already."""
+        ...
+
 
 class LiveChanges(Protocol):
     """Live updates of a change that notified a player of nothing."""
