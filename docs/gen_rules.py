@@ -37,6 +37,8 @@ SOURCES = {
     "P-CU": "pagat.com's Cuban Dominoes (players, deal and lead), with the scoring most Cuban "
     "rule texts share",
     "P-AF": "pagat.com's All Fives (J. McLeod), the American game of scoring during play",
+    "MT-IG": "a Good Sam chapter's Mexican Train rules (idahogoodsam.org), the chosen text for "
+    "the hands and the flow of play",
 }
 
 #: what every value of every choice field means (a missing value is a KeyError)
@@ -47,6 +49,8 @@ MEANING: dict[str, dict[str | None, str]] = {
         "one_then_pass": "with no tile that fits, draw one tile, and the turn ends there, "
         "even if that tile would fit",
         "none": "nobody draws: the tiles not dealt stay face down and out of play",
+        "one_then_play": "with no legal play, draw one tile: if it plays it must be laid now, "
+        "else the turn ends and your train is marked",
     },
     "direction": {
         "clockwise": "after seat s comes seat s + 1 (0, 1, 2, ...)",
@@ -59,6 +63,8 @@ MEANING: dict[str, dict[str | None, str]] = {
         "required_double": "the holder of the set's top double (9-9 in double-nine) leads it",
         "pair_lot": "a seat drawn by lot is offered the lead: it leads any tile or cedes the "
         "lead, once, to its partner, who must lead",
+        "engine": "the round's engine double (12-12, then 11-11, ... 0-0) is set in the station "
+        "by its holder, who plays first; nobody holding it, every seat draws until one does",
     },
     "no_double": {
         "heaviest": "the holder of the heaviest tile leads it",
@@ -80,6 +86,7 @@ MEANING: dict[str, dict[str | None, str]] = {
         "covered",
         "spinner": "a line whose first double (the spinner) opens `north` and `south` once both "
         "its sides touch a tile",
+        "trains": "a station with the engine, one train per seat and the Mexican train",
     },
     "teams": {
         None: "everyone plays for themselves",
@@ -97,6 +104,7 @@ MEANING: dict[str, dict[str | None, str]] = {
         "all_hands": "the winner's side scores every pip left in every hand, their own included",
         "penalty": "everyone else adds their own pips to their own total; the winner adds 0",
         "win": "the winner (or winning pair) scores 1",
+        "own_pips": "every player adds the pips left in their own hand, the lowest too",
     },
     "block_winner": {
         "lowest_player": "the seat with the fewest pips wins (with pairs, for its pair)",
@@ -303,6 +311,13 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
             "A seat drawn by lot is offered the lead: it leads any tile, or cedes the lead to "
             "its partner (once, before any tile), who must then lead."
         )
+    elif opening == "engine":
+        lead = (
+            "The holder of the round's engine (12-12 in round 1, 11-11 in round 2, ... 0-0 in "
+            "round 13) sets it in the station, part of the deal, and plays first. When nobody "
+            "holds it, every seat in play order from seat 0 draws a tile from the boneyard, pass "
+            "after pass; after the pass in which it was drawn, its drawer sets it."
+        )
     else:
         lead = "A seat drawn by lot leads, with any tile it likes."
     lines.append(f"First hand: {lead[0].lower()}{lead[1:]}")
@@ -313,7 +328,7 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
         )
     wanted = 1 if opening == "required_double" else top + 1
     undealt = max(total - n * h for n, h in per_count(r["hand_size"]).items())
-    if opening not in ("lot", "pair_lot") and undealt >= wanted:
+    if opening not in ("lot", "pair_lot", "engine") and undealt >= wanted:
         if r["no_double"] == "heaviest":
             order = heaviest_order(top, 4)
             lines.append(
@@ -333,6 +348,8 @@ def opening_lines(entry: dict[str, Any]) -> list[str]:
                 )
                 + "; after a hand nobody won, as in the first hand."
             )
+        elif opening == "engine":
+            lines.append("Later rounds: opened the same way, with the next engine down.")
         elif r["next_round"] == "domino_winner":
             lines.append(
                 "Later hands: the player who went out leads, with any tile; after a closed "
@@ -365,6 +382,13 @@ def turn_lines(entry: dict[str, Any]) -> list[str]:
             "You must play a tile that fits if you have one. Without one, draw a single tile: "
             "that ends your turn, even if the tile would fit. With nothing to draw, pass."
         )
+    elif draw == "one_then_play":
+        lines.append(
+            "You must play if you can. With no legal play, draw one tile: if it plays you must "
+            "lay it now; if not, your turn ends and your train is marked. With no legal play "
+            "and no draw left (the boneyard empty, or you drew this turn), pass: your train is "
+            "marked."
+        )
     else:
         lines.append("You must play a tile that fits if you have one; without one, you pass.")
     layout = r["layout"]
@@ -385,6 +409,16 @@ def turn_lines(entry: dict[str, Any]) -> list[str]:
             "The tiles form a line until a double is laid: the first double of the hand, led "
             "or not, is the spinner. Once both its sides touch a tile, `north` and `south` open "
             "on it as well; every open end may grow at any time. Later doubles open nothing."
+        )
+    elif layout == "trains":
+        lines.append(
+            "Each player has a train of their own (`train-0`, `train-1`, ...) and everyone "
+            "shares the Mexican train (`mexican`), all starting at the station's engine. You "
+            "may lay on your own train and the Mexican train always, on another player's train "
+            "only while it carries a marker; the marker comes off when its owner lays a tile on "
+            "it. After a double you play again: another double, or a tile on the oldest double "
+            "nobody has satisfied yet, on whatever train it lies; while such a double waits, "
+            "that is the only play (`must_satisfy_double`)."
         )
     if r.get("in_play") == "fives":
         lines.append(
@@ -443,6 +477,8 @@ def points_text(mode: str, r: dict[str, Any]) -> str:
         )
     if mode == "win":
         return f"{side} scores 1 point"
+    if mode == "own_pips":
+        return "every player adds the pips left in their own hand to their total, the lowest too"
     if mode == "penalty":
         return "every other player adds the pips left in their own hand to their own total; " + (
             "the winning pair adds 0" if pairs else "the winner adds 0"
@@ -483,8 +519,12 @@ def match_text(r: dict[str, Any]) -> str:
             return "One hand: the lowest total wins."
         return "One hand: its winner wins the match; a hand nobody wins is a draw."
     if r["match"] == "rounds":
-        best = "lowest" if penalty else "highest"
-        return f"Exactly {r['rounds']} hands: the {best} total wins; equal totals are a draw."
+        if penalty:
+            return (
+                f"Exactly {r['rounds']} rounds: the lowest total wins; equal lowest totals share "
+                "the win."
+            )
+        return f"Exactly {r['rounds']} hands: the highest total wins; equal totals are a draw."
     if penalty:
         return (
             f"Hands are played until someone's total reaches {r['target']}{unit}; "
@@ -683,8 +723,13 @@ A play names the end it goes on (`end`); the end names of each layout are:
   open once both sides touch a tile, in either order, and show the spinner's number; until then a
   play on them is `tile_does_not_match`. Every open end may grow at any time.
 
+- **trains**: no first tile: the round's engine double stands in the station (`board.station`)
+  and every train starts at its number: one per seat (`train-0` up to the last seat) and
+  `mexican`. A `train-k` for a seat the game does not have is 400 `invalid_request`; another
+  seat's unmarked train is `tile_does_not_match`.
+
 Only the opening double of a cross or a star, and the spinner, open extra arms: any other double
-is an ordinary tile.
+is an ordinary tile (on trains, a double that must be satisfied).
 """
 
 SCORING_SECTION = """\
@@ -796,6 +841,27 @@ too); what does not divide evenly stays in the pot for the next hand.
   adds its `count` and what it `scored`; `last_hand` splits `points` into `play_points` and the
   hand-end `bonus`.
 
+### Trains (`layout: trains`)
+- A turn is one tile that is not a double, or one or more doubles and then at most one tile that
+  is not; a double must be followed (satisfied) before anything else is played anywhere, except
+  another double by the seat that just laid one. Doubles nobody has satisfied are kept oldest
+  first (`board.pending`); a tile laid on one satisfies it (it is never a double: the only double
+  of that number is the one it covers), so it ends the turn.
+- One draw a turn (`one_then_play`), however many doubles: with no legal play you draw one tile;
+  a drawn tile that plays must be laid now (`must_play` for a second draw while holding it); if it
+  does not play, the turn ends and your train is marked. With no legal play and no draw allowed
+  you pass, and your train is marked. `you.can_draw` and `you.can_pass` say which.
+- Markers: a marked train is open to every seat; only its owner's tile on it takes the marker
+  off; satisfying a double on another seat's train changes neither its marker nor its privacy.
+  `draw` and `pass` moves add `marked: true` when they mark the seat's train.
+- The round ends when a seat lays its last tile (even a double nobody satisfied) or is closed
+  (every seat passes once in a row; a draw or a play breaks the run). Going out, every other
+  seat adds the pips in its hand; closed, every seat adds its own, the lowest too (`own_pips`);
+  0-0 counts 0. `hand_number` is the round, `opener` the seat that set the engine;
+  `board.search_passes` counts the passes of the deal's search, `board.this_turn` what the seat
+  on turn has done (its doubles, whether it drew), null until it has done something.
+- Tile conservation counts the station: hands + boneyard + station + trains = 91.
+
 ### Match end
 - `single`: the hand's winners win the match; a hand nobody won is a draw (`draw: true`,
   `match_winners` empty).
@@ -805,7 +871,8 @@ too); what does not divide evenly stays in the pot for the next hand.
   during play, and the first side to reach it wins at once, mid-hand (`last_hand.reason`
   `target`, every hand revealed, no award). Two sides can reach it together only through a
   split award: the higher total wins, equal totals share the win.
-- `rounds`: after that many hands the best total wins; equal best totals are a draw.
+- `rounds`: after that many hands the best total wins; equal best totals are a draw (under
+  `penalty`, equal lowest totals share the win).
 - A player who leaves during play is replaced by a bot and listed in `result.forfeits`; their
   side never wins the match, and the best remaining side wins instead.
 
@@ -839,6 +906,7 @@ any four-player preset in pairs. A mode is such a set of overrides. The engine r
   double);
 - `in_play` on a `cross` or a `star`; `round_to` other than 5 or null;
 - `opening: pair_lot` or `next_round: winning_pair` without pairs;
+- `trains` with teams or with an opening other than `engine`, and `engine` on another layout;
 - `penalty` on only one of `out_scoring` and `block_scoring`;
 - `match: target` without a `target`, `match: rounds` without `rounds`;
 - a player count outside the preset's range, an unknown field or a value outside its list.

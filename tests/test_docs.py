@@ -186,7 +186,7 @@ def test_rules_page_has_every_preset_and_field() -> None:
 def test_generator_refuses_an_undescribed_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """A value added to a choice field without a sentence for players stops the generator."""
     generator = load_generator()
-    choices = dict(generator.CHOICES, draw=(*generator.CHOICES["draw"], "one_then_play"))
+    choices = dict(generator.CHOICES, draw=(*generator.CHOICES["draw"], "draw_two"))
     monkeypatch.setattr(generator, "CHOICES", choices)
     with pytest.raises((KeyError, AssertionError)):
         generator.render()

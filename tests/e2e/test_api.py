@@ -42,6 +42,7 @@ PRESET_IDS = [
     "cubano",
     "all-fives",
     "muggins",
+    "tren-mexicano",
 ]
 
 # Hand 1 of the two-player games: seat 0 holds 6-6 and leads it; seat 1 holds no six and has
@@ -234,6 +235,7 @@ def test_rules_lists_every_preset(runtime: Runtime) -> None:
         "cubano": (4, 4),
         "all-fives": (2, 4),
         "muggins": (2, 4),
+        "tren-mexicano": (2, 8),
     }
     for preset in presets:
         assert preset["name"] and preset["source"]

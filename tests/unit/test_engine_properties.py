@@ -34,6 +34,7 @@ def pips_of(texts: list[str]) -> int:
 def check_conservation(m: Match) -> None:
     total = set_size(m.rules.set)
     held = [t for h in m.hands for t in bits(h)] + list(m.boneyard) + [t for t, _, _ in m.board]
+    held += [m.trains.engine] if m.trains is not None else []  # the station counts too
     assert len(held) == len(set(held)) == total
     assert set(held) == set(range(total))
 
@@ -71,6 +72,8 @@ def check_legal(m: Match) -> None:
     assert seat is not None
     legal = m.legal_moves()
     names = ARM_NAMES[m.rules.layout]
+    if m.trains is not None:  # the trains of this game's seats, and the Mexican
+        names = (*names[: m.players], names[-1])
     listed = {(p.tile.id, p.end) for p in legal}
     per_tile: dict[int, int] = {}
     for tid, _ in listed:
@@ -78,7 +81,7 @@ def check_legal(m: Match) -> None:
     for tid in bits(m.hands[seat]):
         for end in (None, *names):
             ok = (tid, end) in listed or (end is None and per_tile.get(tid) == 1)
-            if not m.board:  # the first tile: an end name is ignored (it is laid with end null)
+            if not m.board and m.trains is None:  # the first tile: laid with end null
                 ok = (tid, None) in listed
             trial = m.copy()
             try:
@@ -129,6 +132,8 @@ def expected_points(m: Match, last: dict) -> dict[str, int]:
         for s in others:
             out[str(s)] = unit(p[s])
         return out
+    if mode == "own_pips":  # every seat adds its own pips, the lowest too
+        return {str(s): p[s] for s in range(n)}
     value = {
         "opponents": lambda: unit(sum(p[s] for s in others)),
         "all_others": lambda: unit(sum(p[s] for s in range(n) if s != ws)),

@@ -9,9 +9,10 @@ from typing import get_args
 
 import pytest
 from domino.engine import LAYOUTS, PRESETS, Match, decode, encode, resolve_rules
-from domino.engine.layouts import LayoutName
+from domino.engine.layouts import TRAINS, LayoutName
 from domino.engine.movelog import PLAY_CODES
 from domino.engine.rules import CHOICES, LAYOUT
+from domino.engine.tiles import LOW
 from engine_helpers import random_step
 
 CASES = [("clasico", 4), ("parejas-111", 4), ("pool", 3), ("cruzado", 4), ("chipre", 6)]
@@ -80,6 +81,7 @@ def test_lay_replays_the_board_as_the_match_lays_it(layout: str) -> None:
         "cross": ("cruzado", 4),
         "star": ("chipre", 6),
         "spinner": ("all-fives", 4),
+        "trains": ("tren-mexicano", 4),
     }[layout]
     for seed in range(20):
         m = Match.start(resolve_rules(pid, n), seed=seed)
@@ -91,6 +93,9 @@ def test_lay_replays_the_board_as_the_match_lays_it(layout: str) -> None:
         board = m.layout
         ends, arm_len = board.empty()
         open_arms: tuple[int, ...] = ()
+        if m.trains is not None:  # a station instead of a first tile
+            TRAINS.open_station(ends, LOW[m.trains.engine])
+            open_arms = m.open_arms
         for code, _seat, tid, arm, _at in m.log:
             if code in PLAY_CODES:
                 open_arms = board.lay(ends, arm_len, tid, arm)

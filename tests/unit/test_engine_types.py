@@ -29,7 +29,7 @@ from domino.engine import (
     resolve_rules,
 )
 from domino.engine import match as match_module
-from domino.engine.layouts import CROSS, LINE, SPINNER, STAR
+from domino.engine.layouts import CROSS, LINE, SPINNER, STAR, TRAINS
 from domino.engine.outcome import hand_result
 from domino.engine.rules import CHOICES, EXTENSIONS, FIELD_NAMES, LAYOUT, RulesJson
 from domino.engine.tiles import tile_id
@@ -112,7 +112,13 @@ def test_a_domino_hand_result() -> None:
 
 def test_one_layout_object_per_ruleset_layout() -> None:
     assert tuple(LAYOUTS) == LAYOUT
-    assert LAYOUTS == {"line": LINE, "cross": CROSS, "star": STAR, "spinner": SPINNER}
+    assert LAYOUTS == {
+        "line": LINE,
+        "cross": CROSS,
+        "star": STAR,
+        "spinner": SPINNER,
+        "trains": TRAINS,
+    }
     assert all(isinstance(layout, Layout) for layout in LAYOUTS.values())
     assert {name: layout.names for name, layout in LAYOUTS.items()} == ARM_NAMES
     assert LINE.names == ("left", "right") and LINE.arms == 2
@@ -133,7 +139,13 @@ def test_one_layout_object_per_ruleset_layout() -> None:
 
 
 def _preset_of(layout: str) -> str:
-    return {"line": "clasico", "cross": "cruzado", "star": "chipre", "spinner": "all-fives"}[layout]
+    return {
+        "line": "clasico",
+        "cross": "cruzado",
+        "star": "chipre",
+        "spinner": "all-fives",
+        "trains": "tren-mexicano",
+    }[layout]
 
 
 def test_line_opens_both_ends_with_the_first_tile() -> None:
@@ -246,15 +258,15 @@ def test_choice_fields_are_literals_of_their_allowed_values() -> None:
 def test_choice_order_is_the_encoding_order() -> None:
     """An encoded state stores the index of each choice: the tuples never change order."""
     assert CHOICES == {
-        "draw": ("until_playable", "one_then_pass", "none"),
+        "draw": ("until_playable", "one_then_pass", "none", "one_then_play"),
         "direction": ("clockwise", "counterclockwise"),
-        "opening": ("highest_double", "double_six", "lot", "required_double", "pair_lot"),
+        "opening": ("highest_double", "double_six", "lot", "required_double", "pair_lot", "engine"),
         "no_double": ("heaviest", "reshuffle"),
         "next_round": ("previous_winner", "same_as_first", "winning_pair", "domino_winner"),
-        "layout": ("line", "cross", "star", "spinner"),
+        "layout": ("line", "cross", "star", "spinner", "trains"),
         "teams": (None, "pairs"),
         "out_scoring": ("opponents", "all_others", "penalty", "win"),
-        "block_scoring": ("difference", "opponents", "all_hands", "penalty", "win"),
+        "block_scoring": ("difference", "opponents", "all_hands", "penalty", "win", "own_pips"),
         "block_winner": ("lowest_player", "lowest_team"),
         "tie": ("play_order", "none", "split"),
         "match": ("single", "target", "rounds"),
@@ -277,7 +289,8 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
     m2 = finish_a_hand("cruzado", 3, 1)
     m3 = finish_a_hand("cubano", 4, 1)  # a view with ``lead`` and ``you.can_cede``
     m4 = finish_a_hand("all-fives", 3, 1)  # the count: ``spinner``, ``counts``, ``scores``
-    for match in (m, m2, m3, m4):
+    m5 = finish_a_hand("tren-mexicano", 3, 1)  # the station and its trains
+    for match in (m, m2, m3, m4, m5):
         for seat in (None, *range(match.players)):
             seen = match.view(seat)
             required, optional = keys(MatchView)
@@ -286,9 +299,13 @@ def test_views_have_the_keys_of_their_typed_dicts() -> None:
             assert list(seen) == [k for k in MatchView.__annotations__ if k in seen]
             board = seen["board"]
             counted = match.rules.in_play is not None  # the count's keys, only then
+            station = match.rules.layout == "trains"  # the trains' keys, only then
             for shown, td in ((board, BoardView), *((end, BoardEnd) for end in board["ends"])):
                 required, optional = keys(td)
-                assert shown.keys() == (required | optional if counted else required)
+                assert required <= shown.keys() <= required | optional
+                extra = shown.keys() - required
+                assert bool(extra & {"count", "counts", "spinner"}) == (counted and bool(extra))
+                assert bool(extra & {"station", "owner", "marker"}) == station
             for tile in board["tiles"]:
                 assert tile.keys() == BoardTile.__annotations__.keys()
             for stats in seen["seat_stats"]:

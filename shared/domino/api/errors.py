@@ -68,6 +68,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "cannot_draw": 422,
     "cannot_pass": 422,
     "cannot_cede": 422,
+    "must_satisfy_double": 422,
     "turn_timed_out": 422,
     "idempotency_key_reused": 422,
     "throttled": 429,

@@ -325,6 +325,21 @@ SPANISH: dict[str, str] = {
         "rules.redeal_doubles debe ser null o un número entero de 2 a 16."
     ),
     "rules.round_to must be null or 5.": "rules.round_to debe ser null o 5.",
+    "Trains are played without teams and open with the engine.": (
+        "Los trenes se juegan sin parejas y se abren con la máquina."
+    ),
+    "opening engine sets the station of a trains layout.": (
+        "opening engine coloca la máquina en la estación de una mesa de trenes."
+    ),
+    "A double waits to be satisfied: play on it first.": (
+        "Hay un doble sin cubrir: juega primero sobre él."
+    ),
+    "That train is not open to you.": "Ese tren no está abierto para ti.",
+    "That tile does not fit that train.": "Esa ficha no encaja en ese tren.",
+    "That tile fits no train open to you.": "Esa ficha no encaja en ningún tren abierto para ti.",
+    "That tile fits more than one train: say which.": (
+        "Esa ficha encaja en más de un tren: di en cuál."
+    ),
     "in_play {in_play} counts the ends of a line or a spinner, not a {layout}.": (
         "in_play {in_play} cuenta los extremos de una línea o de un spinner, no de {layout}."
     ),

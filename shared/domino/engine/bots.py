@@ -17,7 +17,10 @@ Levels:
   the best unseen tile could make right after it.
 
 Where the rules score during play, ``greedy`` takes the play that scores most, then the
-heaviest.
+heaviest. On a trains layout (Mexican Train) the strategist and the expert play the trains'
+own advice (``_trains_move``): satisfy a double, lay a double only with a tile to follow it,
+take the marker off the own train, shed heavy tiles on other trains before one's own; the
+expert's rollouts do not play trains yet.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from .expert import DEFAULT_BUDGET_MS, expert_move
 from .match import Match
 from .movelog import moves
 from .moves import DRAW, PASS, Move, Play
-from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, parse_tile, set_size
+from .tiles import HEAVY_KEY, HIGH, LOW, PIPS, SUIT, parse_tile, set_size
 from .views import MatchView, view
 
 LEVELS = ("random", "greedy", "strategist", "expert")
@@ -58,6 +61,11 @@ def choose_move(
     rng = random.Random(
         seed if seed is not None else f"bot:{match.hand_number}:{match.next_n}:{seat}"
     )
+    if match.trains is not None and level in ("strategist", "expert"):
+        legal_plays = match.legal_moves()
+        if not legal_plays:
+            return DRAW if match.can_draw() else PASS
+        return _trains_move(match, seat, legal_plays, rng)
     if level == "expert":  # it reads its seat's knowledge itself (expert.observe), not the view
         return expert_move(match, seat, rng, samples=samples, budget_ms=budget_ms)
     seen = view(match, seat)
@@ -171,6 +179,31 @@ def _strategist(
             score -= 3.0
         if match.count is not None:  # points now, less the best reply an unseen tile has
             score += _fives_value(match, play, unknown)
+        if score > best_score + 1e-9:
+            best, best_score = [play], score
+        elif abs(score - best_score) <= 1e-9:
+            best.append(play)
+    return best[rng.randrange(len(best))]
+
+
+def _trains_move(match: Match, seat: int, legal: list[Play], rng: random.Random) -> Move:
+    """The trains' advice: a double only with a tile to follow it (a double left unsatisfied
+    opens the way for the others), the marker off one's own train, heavy tiles first, and the
+    others' trains and the Mexican before one's own, which only its owner can play."""
+    trains = match.trains
+    assert trains is not None
+    hand = match.hands[seat]
+    best: list[Play] = []
+    best_score = -1e9
+    for play in legal:
+        t = play.tile.id
+        arm = match.layout.index[str(play.end)]
+        rest = hand & ~(1 << t)
+        score = float(PIPS[t])
+        if LOW[t] == HIGH[t]:
+            score += 8.0 if rest & SUIT[LOW[t]] else -6.0
+        if arm == seat:
+            score += 5.0 if trains.marked >> seat & 1 else -1.0
         if score > best_score + 1e-9:
             best, best_score = [play], score
         elif abs(score - best_score) <= 1e-9:

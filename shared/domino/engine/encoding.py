@@ -22,7 +22,7 @@ from typing import Any
 from .errors import InvalidInput
 from .layouts import LAYOUTS
 from .match import Match
-from .movelog import BY_VALUE, DRAW_CODES, PLAY_CODES, SEATED, Entry
+from .movelog import BY_VALUE, DRAW_CODES, MARKING, PLAY_CODES, SEATED, Entry
 from .outcome import HandEnd, HandEnded
 from .rules import CHOICES, EXTENSIONS, FIELD_NAMES, Ruleset, check_rules
 from .tiles import SETS, set_size
@@ -202,6 +202,9 @@ def encode(m: Match) -> bytes:
     w.put(1 if finished else 0, 1)
     w.uvar(m.hand_number)
     w.uvar(m.reshuffles)
+    trains = m.trains
+    if trains is not None:  # the round's search for its engine (the station is its number's)
+        w.uvar(trains.search_passes)
     w.put(m.opener, sw)
     if not finished:
         w.put(m.turn if m.turn is not None else n, sw)
@@ -253,6 +256,8 @@ def encode(m: Match) -> bytes:
                 w.put(arm + 1, aw)
             elif code in DRAW_CODES:
                 w.put(tid, tw)
+            if trains is not None and code in MARKING:  # whether it marked the seat's train
+                w.put(1 if arm == 1 else 0, 1)
             w.svar(at - prev_at)
             prev_at = at
     return w.data(EXTENDED if r.extended else VERSION)
@@ -280,6 +285,8 @@ def _decode(body: bytes, version: int) -> Match:
     finished = bool(rd.get(1))
     hand_number = rd.uvar()
     reshuffles = rd.uvar()
+    trains = r.layout == "trains"
+    search_passes = rd.uvar() if trains else 0
     opener = rd.get(sw)
     turn: int | None = None
     if not finished:
@@ -335,6 +342,8 @@ def _decode(body: bytes, version: int) -> Match:
                 arm = rd.get(aw) - 1
             elif code in DRAW_CODES:
                 tid = rd.get(tw)
+            if trains and code in MARKING:
+                arm = 1 if rd.get(1) else -1
             prev_at += rd.svar()
             log.append((code, seat, tid, arm, prev_at))
         logs.append(log)
@@ -363,6 +372,7 @@ def _decode(body: bytes, version: int) -> Match:
         first_held_n=first_held_n,
         prev_log=logs[0],
         log=logs[1],
+        search_passes=search_passes,
     )
 
 

@@ -108,6 +108,12 @@ class TileDoesNotMatch(IllegalMove):
     code: ClassVar[str] = "tile_does_not_match"
 
 
+class MustSatisfyDouble(IllegalMove):
+    """Trains: a play away from the oldest double nobody has satisfied yet."""
+
+    code: ClassVar[str] = "must_satisfy_double"
+
+
 class EndRequired(IllegalMove):
     """The tile fits more than one open end and the play names none."""
 
@@ -167,6 +173,7 @@ __all__ = [
     "InvalidInput",
     "MustLeadOpeningTile",
     "MustPlay",
+    "MustSatisfyDouble",
     "NotYourTurn",
     "TileDoesNotMatch",
     "TileNotInHand",

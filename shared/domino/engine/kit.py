@@ -124,8 +124,13 @@ def make_kit(rules: Ruleset) -> Kit:
     layout = LAYOUTS[rules.layout]
     return (
         PLAYS[rules.layout],
-        # a play that scores during play (``in_play``) takes ``Match._apply``'s full path
-        PLAY_INFO[rules.layout] if rules.in_play is None else _NO_FAST_PLAYS,
+        # a play that scores during play (``in_play``) takes ``Match._apply``'s full path, as
+        # every move of a trains layout does
+        {}
+        if rules.layout == "trains"
+        else PLAY_INFO[rules.layout]
+        if rules.in_play is None
+        else _NO_FAST_PLAYS,
         LEGAL_CACHE[rules.layout],
         step,
         tuple((s + step) % n for s in range(n)),

@@ -15,6 +15,10 @@ empty). A layout is a small stateless object; the match keeps the state (``ends`
 - ``spinner`` (``SPINNER``): a line until a double is laid; the first double of the hand, led or
   not, is the spinner, and ``north`` and ``south`` open on it once both its sides touch a tile.
   Every open arm grows at any time (All Fives, docs/rules.md).
+- ``trains`` (``TRAINS``): a station holding the round's engine double, one personal train per
+  seat (``train-0`` ... ``train-7``) and the Mexican train (``mexican``), every one starting at
+  the engine's number. Who may lay where, markers and doubles that must be satisfied are the
+  ``trains`` module's: the layout only says what each train shows.
 
 Cross and star open with a double (``opens_with_double``): ``rules.check_rules`` refuses the
 openings that could lead anything else.
@@ -24,11 +28,12 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from .errors import EndRequired, TileDoesNotMatch
 from .tiles import HIGH, LOW, PIPS
 
 #: the ruleset's ``layout`` values, in the order the encoding numbers them (never reorder: the
 #: index is what an encoded state stores; add new layouts at the end)
-LayoutName = Literal["line", "cross", "star", "spinner"]
+LayoutName = Literal["line", "cross", "star", "spinner", "trains"]
 
 SIDES: tuple[int, ...] = (0, 1, 2, 3)
 EVERY_ARM_OF_A_STAR: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
@@ -196,13 +201,66 @@ class Spinner(Layout):
         return arm_len[_SPIN]
 
 
+#: the trains' arm of the Mexican train (a seat's own train is its seat's arm)
+MEXICAN = 8
+
+
+class Trains(Layout):
+    """A station (the round's engine) and nine trains: ``train-0`` ... ``train-7`` (a seat's
+    own, by seat) and ``mexican``, each showing the engine's number until its first tile. The
+    station is set by the deal (``open_station``), not laid; every train is an arm."""
+
+    name = "trains"
+    names = (*(f"train-{k}" for k in range(8)), "mexican")
+    opens_with_double = False
+
+    def open_station(self, ends: list[int], engine: int) -> None:
+        """The station holds the double-``engine``: every train shows ``engine``."""
+        for i in range(len(ends)):
+            ends[i] = engine
+
+    def open_first(self, ends: list[int], arm_len: list[int], tid: int) -> tuple[int, ...]:
+        self.open_station(ends, LOW[tid])
+        return EVERY_TRAIN
+
+    def grow(self, ends: list[int], arm_len: list[int], arm: int, pips: int) -> tuple[int, ...]:
+        ends[arm] = pips
+        arm_len[arm] += 1
+        return EVERY_TRAIN
+
+
+EVERY_TRAIN: tuple[int, ...] = tuple(range(9))
+
 LINE = Line()
 CROSS = Cross()
 STAR = Star()
 SPINNER = Spinner()
+TRAINS = Trains()
+
+
+def arm_for(
+    layout: Layout, open_arms: tuple[int, ...], ends: list[int], tid: int, end: str | None
+) -> int:
+    """The open arm a play of ``tid`` named ``end`` goes on (``TileDoesNotMatch``, and
+    ``EndRequired`` for a tile that fits several and names none)."""
+    a, b = LOW[tid], HIGH[tid]
+    if end is not None:
+        arm = layout.index[end]
+        if arm not in open_arms or ends[arm] not in (a, b):
+            raise TileDoesNotMatch("That tile does not fit that end.")
+        return arm
+    fits = [arm for arm in open_arms if ends[arm] == a or ends[arm] == b]
+    if not fits:
+        raise TileDoesNotMatch("That tile fits no open end.")
+    if len(fits) > 1:
+        raise EndRequired("That tile fits more than one end: say which end.")
+    return fits[0]
+
 
 #: every layout by its ``layout`` value (in ``LayoutName`` order)
-LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (LINE, CROSS, STAR, SPINNER)}
+LAYOUTS: dict[str, Layout] = {
+    layout.name: layout for layout in (LINE, CROSS, STAR, SPINNER, TRAINS)
+}
 #: the end names of each layout, by arm
 ARM_NAMES: dict[str, tuple[str, ...]] = {name: layout.names for name, layout in LAYOUTS.items()}
 
@@ -211,12 +269,16 @@ __all__ = [
     "CROSS",
     "LAYOUTS",
     "LINE",
+    "MEXICAN",
     "SPINNER",
     "STAR",
+    "TRAINS",
     "Cross",
     "Layout",
     "LayoutName",
     "Line",
     "Spinner",
     "Star",
+    "Trains",
+    "arm_for",
 ]

@@ -18,33 +18,32 @@ Hidden information: hands of other seats, the boneyard order and the seed stay i
 
 from __future__ import annotations
 
-from operator import add, itemgetter
+from operator import add
 from typing import Any, Self, cast
 
 from . import lead, movelog, views
-from .deal import MAX_RESHUFFLES, check_dev_deal, find_opener, seeded_shuffle, shuffle_in_place
+from .deal import check_dev_deal, deal_hand
 from .errors import (
     CannotCede,
     CannotDraw,
     CannotPass,
-    EndRequired,
     GameNotInProgress,
     InvalidInput,
     MustLeadOpeningTile,
     MustPlay,
     NotYourTurn,
-    TileDoesNotMatch,
     TileNotInHand,
 )
 from .fives import Count, add_points, no_award
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
-from .layouts import Layout
-from .movelog import OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
+from .layouts import EVERY_TRAIN, TRAINS, Layout, arm_for
+from .movelog import KIND, OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
 from .moves import DRAW, PASS, Cede, Draw, Move, Pass, Play, PlayJson, validate_move
 from .outcome import ApplyResult, HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
-from .tiles import HIGH, LOW, PIPS, SUIT, TILES, Tile, bits, pips_by_seat
+from .tiles import LOW, PIPS, SUIT, TILES, Tile, bits, pips_by_seat
+from .trains import DREW, PASSED, PLAYED, TrainsState, engine_of, replay, search, train_move
 from .views import BoardView, LastHandView
 
 # the log codes and hand ends of the hot path, as globals (quicker than the class attributes)
@@ -88,6 +87,7 @@ class Match:
         "_plays",
         "_simple",
         "_step",
+        "_trains",
         "arm_len",
         "boneyard",
         "chips",
@@ -142,6 +142,7 @@ class Match:
     start_at: int
     _ended: HandEnded | None  # ``ended``
     _fives: Count | None  # ``in_play: fives``: the current hand's count (``fives``)
+    _trains: TrainsState | None  # ``layout: trains``: the round beyond its board (``trains``)
     _plays: Plays
     _info: dict[int, PlayInfo | None]
     _cache: LegalCache
@@ -205,6 +206,7 @@ class Match:
         first_held_n: int,
         prev_log: list[Entry],
         log: list[Entry],
+        search_passes: int = 0,
     ) -> Match:
         """A match exactly as it was, from its public attributes (what ``encoding.decode`` read;
         the values are taken as they are, not checked: ``decode`` checks what it reads). The board
@@ -233,6 +235,12 @@ class Match:
         m.first_held_n = first_held_n
         m.prev_log = prev_log
         m.log = log
+        if m._trains is not None:  # the station, markers and doubles from the round's moves
+            m._trains.new_round(engine_of(hand_number), search_passes)
+            moves = [(KIND[c], s, t, a) for c, s, t, a, _ in log if c in KIND]
+            replay(m._trains, m.ends, m.arm_len, moves)
+            m.open_arms = EVERY_TRAIN
+            return m
         for code, seat, tid, arm, _at in log:
             if code in PLAY_CODES:
                 m._place(tid, arm, seat)  # in-play points are in ``scores`` already
@@ -276,6 +284,7 @@ class Match:
         m.ends, m.arm_len = layout.empty()
         m.open_arms = ()
         m._fives = Count(n, rules.teams == "pairs") if rules.in_play else None
+        m._trains = TrainsState(n) if rules.layout == "trains" else None
         return m
 
     def _deal(
@@ -285,42 +294,15 @@ class Match:
         for it), set the opener. ``lot``: the seat the first hand's lot draws (dev deals)."""
         r = self.rules
         n = self.players
-        total, slices, dealt_n, wanted = self._dealing
         # the seat that leads this hand any tile (a winner, a lot), -1: the opening rule says
         ended = self._ended
         if ended is not None and self.hand_number > 1:
             leader = lead.winners_lead(r, ended, self.opener, self._nxt)
         else:
             leader = -1 if lot is None else lot
-        drawn_by_lot = r.opening == "pair_lot"  # one lot a hand, kept through its redeals
-        redeals = r.redeal_doubles is not None
-        self.reshuffles = 0
-        while True:
-            dealt: list[int] | tuple[int, ...]  # 1 << id per tile, in the shuffled order
-            if self.seed is None:  # the same shuffle as ``csprng_shuffle``, of the tiles' bits
-                dealt = _BIT_LIST[:total]
-                x = shuffle_in_place(dealt, r.hand_size)
-                rest = [b.bit_length() - 1 for b in dealt[dealt_n:]] if dealt_n < total else []
-            else:
-                tiles, x = seeded_shuffle(self.seed, self.hand_number, self.reshuffles, total)
-                dealt = itemgetter(*tiles)(_BIT_LIST)  # (28+ tiles)
-                rest = tiles[dealt_n:]
-            if fixed is not None and self.reshuffles == 0:
-                hands, rest = fixed
-            else:  # a loop: 20 % fewer instructions than list(map(sum, map(getitem, ...)))
-                hands = []
-                for part in slices:
-                    hands.append(sum(dealt[part]))
-            if drawn_by_lot and leader < 0:
-                leader = x % n
-            found = find_opener(r, hands, x, wanted, dealt_n == total, leader)
-            if found is not None and redeals and lead.too_many_doubles(r, hands):
-                found = None  # thrown in: dealt again
-            if found is not None:
-                break
-            self.reshuffles += 1
-            if self.reshuffles > MAX_RESHUFFLES:
-                raise InvalidInput("No deal satisfies the opening rule: change the rules.")
+        hands, rest, found, self.reshuffles = deal_hand(
+            r, self._dealing, self.seed, self.hand_number, fixed, leader, lead.too_many_doubles
+        )
         if self.hand_number != self._plain.hand_number:
             self._plain = ApplyResult(None, False, False, self.hand_number)
         self.hands = hands
@@ -333,6 +315,14 @@ class Match:
             self.open_arms = ()
         if self._fives is not None:
             self._fives.reset()
+        trains = self._trains
+        if trains is not None:  # the engine's holder sets it in the station and opens
+            engine = engine_of(self.hand_number)
+            self.opener, passes = search(self.hands, self.boneyard, engine, n)
+            self.turn = self.opener
+            trains.new_round(engine, passes)
+            TRAINS.open_station(self.ends, LOW[engine])
+            self.open_arms = EVERY_TRAIN
         if r.stake is not None and self.chips is not None:
             for s in range(n):
                 self.chips[s] -= r.stake
@@ -361,6 +351,11 @@ class Match:
     def count(self) -> Count | None:
         """``in_play: fives``: the current hand's count (``fives.Count``); None otherwise."""
         return self._fives
+
+    @property
+    def trains(self) -> TrainsState | None:
+        """``layout: trains``: the round beyond its board (``trains.TrainsState``), else None."""
+        return self._trains
 
     @property
     def next_seats(self) -> tuple[int, ...]:
@@ -401,6 +396,9 @@ class Match:
         if turn is None:
             return []
         hand = self.hands[turn]
+        if self._trains is not None:
+            plays = self._plays
+            return [plays[t][a + 1] for t, a in self._trains.legal(turn, hand, self.ends)]
         open_arms = self.open_arms  # empty only while the board is
         if not open_arms:
             plays = self._plays
@@ -438,6 +436,8 @@ class Match:
         turn = self.turn  # None once the match is over
         if turn is None or len(self.boneyard) <= self._keep:
             return False
+        if self._trains is not None:
+            return self._trains.can_draw(turn, self.hands[turn], self.ends, self.drawable())
         return not self._can_play(turn)
 
     def can_cede(self) -> bool:
@@ -453,6 +453,8 @@ class Match:
         """Whether the seat on turn may pass now."""
         if self.turn is None or self.status != "playing":
             return False
+        if self._trains is not None:
+            return not self.legal_moves() and not self.can_draw()
         return not self._can_play(self.turn) and self.drawable() == 0
 
     # ------------------------------------------------------------------ changes
@@ -536,6 +538,19 @@ class Match:
         validate_move(self.rules, move)
         self._check_turn(seat)
         hand_number = self.hand_number
+        if self._trains is not None:  # a turn of several tiles (``trains``)
+            kind, tid, arm, goes_on = train_move(self._trains, self, seat, move)
+            self.log.append((codes[kind], seat, tid, arm, at))
+            self.passes = self.passes + 1 if kind == PASSED else 0
+            if kind == PLAYED and not self.hands[seat]:
+                return self._end_hand(_DOMINO, seat, at)
+            if kind == PASSED and self.passes >= self.players:
+                return self._end_hand(_CLOSED, None, at)
+            if not goes_on:
+                self.turn = self._nxt[seat]
+            return (
+                self._plain if kind != DREW else ApplyResult(TILES[tid], False, False, hand_number)
+            )
         if isinstance(move, Play):
             tid = move.tile.id
             hand = self.hands[seat]
@@ -548,7 +563,7 @@ class Match:
                     )
                 arm = -1
             else:
-                arm = self._arm_for(tid, move.end)
+                arm = arm_for(self._layout, self.open_arms, self.ends, tid, move.end)
             self.log.append((codes[0], seat, tid, arm, at))
             made = self._place(tid, arm, seat)
             hand ^= 1 << tid
@@ -591,22 +606,6 @@ class Match:
             return self._end_hand(_CLOSED, None, at)
         self.turn = (seat + self._step) % self.players
         return self._plain
-
-    def _arm_for(self, tid: int, end: str | None) -> int:
-        """The open arm a play of ``tid`` named ``end`` goes on (TileDoesNotMatch, EndRequired)."""
-        a, b = LOW[tid], HIGH[tid]
-        ends = self.ends
-        if end is not None:
-            arm = self._layout.index[end]
-            if arm not in self.open_arms or ends[arm] not in (a, b):
-                raise TileDoesNotMatch("That tile does not fit that end.")
-            return arm
-        fits = [arm for arm in self.open_arms if ends[arm] == a or ends[arm] == b]
-        if not fits:
-            raise TileDoesNotMatch("That tile fits no open end.")
-        if len(fits) > 1:
-            raise EndRequired("That tile fits more than one end: say which end.")
-        return fits[0]
 
     def _place(self, tid: int, arm: int, seat: int) -> int:
         """Lay a checked tile on ``arm`` (-1: the first) for ``seat``: the ends, open arms and
@@ -711,9 +710,7 @@ class Match:
             self.forfeits.append(seat)
         return self._apply(seat, move, at, TIMEOUT_FORFEIT if mode == "forfeit" else TIMEOUT)
 
-    # ------------------------------------------------------------------ views (``views``)
-    # The views and the move log are functions over the public surface (``views.Seen``,
-    # ``movelog.Held``); these methods are their shorthands.
+    # ---------------------------- views: shorthands of ``views`` (over ``views.Seen``)
 
     @property
     def team_of(self) -> list[int | None]:
@@ -784,6 +781,8 @@ class Match:
         m.prev_log = list(self.prev_log)
         if self._fives is not None:
             m._fives = self._fives.copy()
+        if self._trains is not None:
+            m._trains = self._trains.copy()
         return m
 
     def __repr__(self) -> str:
@@ -796,5 +795,4 @@ __all__ = ["ApplyResult", "Match", "validate_move"]
 
 
 _new = object.__new__
-_BIT_LIST = [1 << i for i in range(len(TILES))]  # a list: its __getitem__ is quicker to call
 _PLAIN_1 = ApplyResult(None, False, False, 1)

@@ -75,6 +75,11 @@ KIND: dict[int, int] = {
 PLAY_CODES: frozenset[int] = frozenset(codes[0] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
 #: the codes of the tiles drawn
 DRAW_CODES: frozenset[int] = frozenset(codes[1] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
+#: the codes of the draws and passes: on a trains layout they may mark the seat's train (their
+#: entry's arm is 1 when they did)
+MARKING: frozenset[int] = DRAW_CODES | frozenset(
+    codes[2] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT)
+)
 #: the codes with a seat (all but ``HAND_OVER``)
 SEATED: frozenset[int] = frozenset(LogCode) - {LogCode.HAND_OVER}
 #: every code by its value (decoding)
@@ -123,6 +128,8 @@ class MoveRecord(TypedDict):
     #: ``in_play: fives``, plays only: the count after the play, and the points it made
     count: NotRequired[int]
     scored: NotRequired[int]
+    #: trains: a draw or a pass that marked the seat's train
+    marked: NotRequired[bool]
     at: int
 
 
@@ -146,6 +153,8 @@ def record(
             rec["forfeit"] = True
     if tid >= 0:
         rec["tile"] = TEXT[tid]
+    if code in MARKING and arm == 1:  # trains: the move marked the seat's train
+        rec["marked"] = True
     if code in PLAY_CODES:
         rec["end"] = None if arm < 0 else names[arm]
         if count is not None:
@@ -213,6 +222,7 @@ def redact_move(record: _Record, viewer: int | None) -> _Record:
 __all__ = [
     "DRAW_CODES",
     "KIND",
+    "MARKING",
     "OWN",
     "PLAY_CODES",
     "SEATED",

@@ -68,11 +68,14 @@ def validate_move(rules: Ruleset, move: Any) -> None:
         if move.tile.b > rules.set:
             raise InvalidInput("That tile is not in the double-{set} set.", set=rules.set)
         layout = LAYOUTS[rules.layout]
-        if move.end is not None and move.end not in layout.index:
+        names = layout.names
+        if layout.name == "trains":  # the trains of this game's seats, and the Mexican train
+            names = (*names[: rules.players], names[-1])
+        if move.end is not None and move.end not in names:
             raise InvalidInput(
                 "A {layout} layout has no such end; its ends are: {ends}.",
                 layout=layout.name,
-                ends=list(layout.names),
+                ends=list(names),
             )
     else:
         raise InvalidInput("A move is a play, a draw, a pass or a cede.")

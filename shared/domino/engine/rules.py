@@ -20,14 +20,14 @@ from .tiles import SETS, set_size
 
 # The choice fields' values, in the order the encoding numbers them (never reorder: the index is
 # what an encoded state stores; add new values at the end).
-DrawRule = Literal["until_playable", "one_then_pass", "none"]
+DrawRule = Literal["until_playable", "one_then_pass", "none", "one_then_play"]
 Direction = Literal["clockwise", "counterclockwise"]
-Opening = Literal["highest_double", "double_six", "lot", "required_double", "pair_lot"]
+Opening = Literal["highest_double", "double_six", "lot", "required_double", "pair_lot", "engine"]
 NoDouble = Literal["heaviest", "reshuffle"]
 NextRound = Literal["previous_winner", "same_as_first", "winning_pair", "domino_winner"]
 Teams = Literal["pairs"]  # the field is ``Teams | None``: None plays without teams
 OutScoring = Literal["opponents", "all_others", "penalty", "win"]
-BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win"]
+BlockScoring = Literal["difference", "opponents", "all_hands", "penalty", "win", "own_pips"]
 BlockWinner = Literal["lowest_player", "lowest_team"]
 Tie = Literal["play_order", "none", "split"]
 MatchKind = Literal["single", "target", "rounds"]
@@ -481,6 +481,30 @@ PRESETS: dict[str, Preset] = {
             dict(_ALL_FIVES, layout="line"),
             description="All Fives on a line: no spinner, the same count and scores.",
         ),
+        _preset(
+            "tren-mexicano",
+            "Tren mexicano",
+            "MT-IG",
+            2,
+            8,
+            dict(
+                _BASE,
+                set=12,
+                hand_size={2: 16, 3: 15, 4: 14, 5: 13, 6: 12, 7: 11, 8: 10},
+                reserve=_per_count(2, 8, 0),
+                draw="one_then_play",
+                opening="engine",
+                next_round="same_as_first",
+                layout="trains",
+                out_scoring="penalty",
+                block_scoring="own_pips",
+                match="rounds",
+                target=None,
+                rounds=13,
+            ),
+            description="Double-twelve: a train of your own and the Mexican train from the "
+            "station's engine; doubles must be satisfied; 13 rounds, the lowest total wins.",
+        ),
     )
 }
 
@@ -634,13 +658,17 @@ def check_rules(r: Ruleset) -> None:
             raise InvalidInput(
                 "A {layout} opens with a double: no_double must be reshuffle.", layout=r.layout
             )
+    if r.layout == "trains" and (r.teams is not None or r.opening != "engine"):
+        raise InvalidInput("Trains are played without teams and open with the engine.")
+    if r.opening == "engine" and r.layout != "trains":
+        raise InvalidInput("opening engine sets the station of a trains layout.")
     if r.in_play is not None and r.layout not in ("line", "spinner"):
         raise InvalidInput(
             "in_play {in_play} counts the ends of a line or a spinner, not a {layout}.",
             in_play=r.in_play,
             layout=r.layout,
         )
-    if (r.out_scoring == "penalty") != (r.block_scoring == "penalty"):
+    if (r.out_scoring == "penalty") != (r.block_scoring in ("penalty", "own_pips")):
         raise InvalidInput("Penalty scoring applies to both out_scoring and block_scoring.")
     if r.match == "target" and r.target is None:
         raise InvalidInput("match target needs a target.")

@@ -14,6 +14,8 @@ What the winning side scores (``out_scoring`` after a dominó, ``block_scoring``
 - ``difference``: Σ over opponents of p(opponent) - p(winning seat) (S0: 15/19/22 → 11);
 - ``all_hands``: every pip left, own included (S3: 10 vs 25 → 35); ``win``: 1;
 - ``penalty``: every seat off the winning side adds its own pips, the winning side adds 0.
+- ``own_pips`` (closed hands, with ``penalty`` going out: Mexican Train): every seat adds its
+  own pips, the lowest hand too.
 ``unit: 10`` rounds every seat's points of the hand half up to tens (``win`` stays 1);
 ``round_to: 5`` rounds the award once, after adding, to the nearest multiple of 5 (All Fives).
 ``tie: split``: equal lowest on different sides score nobody, except two of three single seats
@@ -129,6 +131,8 @@ def score_hand(
     elif mode == "win":  # one per hand, whatever the unit
         value = 1
         tens = False
+    elif mode == "own_pips":
+        return HandOutcome([win_seat], win_seat, list(pips), [win_seat])
     else:
         others = [1 - side, 3 - side] if pairs else [s for s in range(len(pips)) if s != win_seat]
         if mode == "penalty":
@@ -198,8 +202,8 @@ def match_winners(
 
     ``single`` (not penalty): the last hand's winners (none: a draw). ``target``: the side(s)
     that reached the target (penalty: the lowest total; equal lowest share). ``rounds``: the
-    highest total (penalty: lowest); equal totals are a draw. A side with a forfeited seat never
-    wins; then the best other side by total wins.
+    highest total, equal ones a draw (penalty: the lowest total, equal lowest share). A side
+    with a forfeited seat never wins; then the best other side by total wins.
     """
     if (
         rules.match == "single"
@@ -225,6 +229,6 @@ def match_winners(
     else:
         best = min(totals.values())
     top = {side for side, t in totals.items() if t == best}
-    if rules.match == "rounds" and len(top) > 1:
-        return [], True
+    if rules.match == "rounds" and len(top) > 1 and not rules.penalty:
+        return [], True  # equal highest totals draw; equal lowest penalty totals share it
     return [s for s in range(n) if (s % 2 if pairs else s) in top], False

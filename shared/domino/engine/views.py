@@ -11,7 +11,7 @@ in a view; every hand is revealed in ``last_hand`` once the hand is over.
 
 from typing import Literal, NotRequired, Protocol, TypedDict
 
-from . import fives
+from . import fives, trains
 from .errors import InvalidInput
 from .layouts import Layout
 from .movelog import PLAY_CODES, Entry
@@ -50,6 +50,8 @@ class Seen(Protocol):
     def arm_len(self) -> list[int]: ...
     @property
     def count(self) -> fives.Count | None: ...
+    @property
+    def trains(self) -> trains.TrainsState | None: ...
     @property
     def log(self) -> list[Entry]: ...
     @property
@@ -98,6 +100,12 @@ class BoardEnd(TypedDict):
     pips: int
     #: ``in_play: fives``: the end's share of the count
     counts: NotRequired[int]
+    #: trains: the train's seat (None: the Mexican train), its tiles, whether others may lay
+    #: on it (the Mexican and marked trains), whether it carries its owner's marker
+    owner: NotRequired[int | None]
+    tiles: NotRequired[int]
+    open: NotRequired[bool]
+    marker: NotRequired[bool]
 
 
 class BoardView(TypedDict):
@@ -108,6 +116,12 @@ class BoardView(TypedDict):
     #: ``in_play: fives``: the spinner tile (None: no spinner yet, or a line), and the count
     spinner: NotRequired[str | None]
     count: NotRequired[int]
+    #: trains: the engine in the station, the deal's search passes, the doubles nobody has
+    #: satisfied (oldest first), what the seat on turn did this turn (None: nothing yet)
+    station: NotRequired[str]
+    search_passes: NotRequired[int]
+    pending: NotRequired[list[dict[str, object]]]
+    this_turn: NotRequired[dict[str, object] | None]
 
 
 class LastHandView(TypedDict):
@@ -243,6 +257,9 @@ def board_view(m: Seen) -> BoardView:
     tiles: list[BoardTile] = [
         {"tile": TEXT[t], "seat": s, "end": None if a < 0 else names[a]} for t, s, a in m.board
     ]
+    state = m.trains
+    if state is not None:
+        return _station(m, state, tiles)
     ends: list[BoardEnd] = (
         [{"end": names[i], "pips": m.ends[i]} for i in layout.shown(m.open_arms)]
         if m.open_arms
@@ -262,6 +279,39 @@ def board_view(m: Seen) -> BoardView:
         )
         board["count"] = sum(shares)
     return board
+
+
+def _station(m: Seen, state: trains.TrainsState, tiles: list[BoardTile]) -> BoardView:
+    """A trains board (docs/rules.md "Tren mexicano"): the station, every seat's train and the
+    Mexican train, the doubles waiting, and what the seat on turn has done this turn."""
+    names = m.layout.names
+    ends: list[BoardEnd] = []
+    for arm in (*range(m.players), trains.MEXICAN):
+        marked = arm != trains.MEXICAN and bool(state.marked >> arm & 1)
+        ends.append(
+            {
+                "end": names[arm],
+                "owner": None if arm == trains.MEXICAN else arm,
+                "pips": m.ends[arm],
+                "tiles": m.arm_len[arm],
+                "open": marked or arm == trains.MEXICAN,
+                "marker": marked,
+            }
+        )
+    turn = m.turn
+    doing = state.of == turn and turn is not None and (state.doubles or state.drew)
+    return {
+        "station": TEXT[state.engine],
+        "search_passes": state.search_passes,
+        "tiles": tiles,
+        "ends": ends,
+        "pending": [{"tile": TEXT[t], "end": names[a], "seat": s} for a, t, s in state.pending],
+        "this_turn": (
+            {"seat": turn, "doubles": [TEXT[t] for t in state.doubles], "drew": state.drew}
+            if doing
+            else None
+        ),
+    }
 
 
 def legal_json(m: Seen) -> list[PlayJson]:

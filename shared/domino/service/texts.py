@@ -95,6 +95,7 @@ PRESET_NAMES_EN: dict[str, str] = {
     "cubano": "Cuban dominoes",
     "all-fives": "All Fives",
     "muggins": "Muggins",
+    "tren-mexicano": "Mexican Train",
 }
 
 
