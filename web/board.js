@@ -1,7 +1,8 @@
 // Domino tiles with pips, and the board laid out from `board` (docs/openapi.yaml): a line
 // (left and right ends), the cruzado cross (north, east, south, west around the opening
-// double), the chipre star (the cross plus four diagonals) and the All Fives spinner (a line
-// whose first double grows north and south arms). Doubles lie across.
+// double), the chipre star (the cross plus four diagonals), the All Fives spinner (a line
+// whose first double grows north and south arms) and Mexican Train's station (one row a train).
+// Doubles lie across.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -51,6 +52,20 @@ export function arms(board, layout) {
   if (!tiles.length) return null;
   const [a, b] = parseTile(tiles[0].tile);
   const open = layout === "line" || layout === "spinner" ? { left: a, right: b } : {};
+  if (board.station) {
+    // trains: no first tile, every train starts at the station's engine
+    const [s] = parseTile(board.station);
+    for (const end of board.ends || []) open[end.end] = s;
+    const lines = {};
+    for (const placed of tiles) {
+      const [x, y] = parseTile(placed.tile);
+      const inner = open[placed.end];
+      const outer = x === inner ? y : x;
+      (lines[placed.end] ||= []).push({ inner, outer, tile: placed.tile, seat: placed.seat });
+      open[placed.end] = outer;
+    }
+    return { first: [s, s], lines };
+  }
   if (board.spinner) {
     const [s] = parseTile(board.spinner);
     open.north = open.south = s; // the spinner's arms start at its number
@@ -148,6 +163,44 @@ function spinnerElement(root, board, laid, ends, options) {
   return root;
 }
 
+/**
+ * Mexican Train: the station's engine, then one row per train: its owner (options.ownerName),
+ * its marker, its tiles from the station outwards, and the number it shows (a button where the
+ * selected tile may go); a double that waits to be satisfied is highlighted.
+ */
+function stationElement(board, options) {
+  const root = h("div", { class: "board trains", "data-layout": "trains" });
+  if (!board.station) {
+    root.append(h("p", { class: "empty" }, "—"));
+    return root;
+  }
+  const [s] = parseTile(board.station);
+  root.append(
+    h("div", { class: "station" }, h("span", { class: "label" }, t("station")), tileElement(s, s)),
+  );
+  const laid = arms(board, "trains") || { lines: {} }; // null before the first tile
+  const waiting = new Set((board.pending || []).map((p) => `${p.end}:${p.tile}`));
+  for (const end of board.ends || []) {
+    const row = h("div", {
+      class: "train" + (end.marker ? " marked" : "") + (end.open ? " open" : ""),
+      "data-train": end.end,
+    });
+    const who = end.owner === null ? t("mexicanTrain") : options.ownerName?.(end.owner) ?? end.end;
+    row.append(
+      h("span", { class: "label" }, who, end.marker ? h("span", { class: "marker", title: t("marked") }, " ●") : null),
+    );
+    const line = h("span", { class: "tiles" });
+    for (const entry of laid.lines[end.end] || []) {
+      const el = armTile(entry, 1, 0);
+      if (waiting.has(`${end.end}:${entry.tile}`)) el.classList.add("waiting");
+      line.append(el);
+    }
+    row.append(line, endMarker(end.end, end.pips, options));
+    root.append(row);
+  }
+  return root;
+}
+
 function cell(el, rowAt, columnAt) {
   el.style.gridRow = String(rowAt);
   el.style.gridColumn = String(columnAt);
@@ -159,6 +212,7 @@ function cell(el, rowAt, columnAt) {
  * ends some legal play uses, onEnd(end)}.
  */
 export function boardElement(board, layout, options = {}) {
+  if (layout === "trains") return stationElement(board, options);
   const laid = arms(board, layout);
   const ends = new Map((board.ends || []).map((e) => [e.end, e.pips]));
   const root = h("div", { class: "board " + layout, "data-layout": layout });

@@ -91,14 +91,21 @@ export function resultElement(game) {
   );
 }
 
+/** An end's name as a player reads it: "left", or on trains "Ana's train", "Mexican train". */
+export function endName(game, end) {
+  if (end === "mexican") return t("mexicanTrain");
+  if (end.startsWith("train-")) return t("trainOf", { name: seatName(game, Number(end.slice(6))) });
+  return t("end_" + end);
+}
+
 function moveText(game, move) {
   const who = seatName(game, move.seat);
-  const end = move.end ? t("end_" + move.end) : null;
+  const end = move.end ? endName(game, move.end) : null;
   switch (move.action) {
     case "play":
       return `${who} ${end ? t("act_play_end", { tile: move.tile, end }) : t("act_play", { tile: move.tile })}`;
     case "draw":
-      return `${who} ${move.tile ? t("act_draw_tile", { tile: move.tile }) : t("act_draw")}`;
+      return `${who} ${move.tile ? t("act_draw_tile", { tile: move.tile }) : t("act_draw")}${move.marked ? " · " + t("marked") : ""}`;
     case "hand_over":
       return t("act_hand_over");
     default:

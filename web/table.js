@@ -9,7 +9,7 @@ import { renderHeader } from "./header.js";
 import { t } from "./i18n.js";
 import { currentGameId, go, shareLink } from "./nav.js";
 import { poolOf, ratingBadge } from "./ratings.js";
-import { lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
+import { endName, lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
 import { errorBox, main, state } from "./state.js";
 import { startPolling } from "./updates.js";
 
@@ -203,7 +203,12 @@ function renderGame() {
         { class: "card board-card", "aria-label": t("board") },
         // games that score during play show the count of the open ends
         "count" in game.board ? h("p", { class: "count", id: "count" }, t("count", { n: game.board.count })) : null,
-        boardElement(game.board, layout, { targets, legalEnds: myTurn ? legalEnds : null, onEnd: (end) => play(state.selected, end) }),
+        boardElement(game.board, layout, {
+          targets,
+          legalEnds: myTurn ? legalEnds : null,
+          onEnd: (end) => play(state.selected, end),
+          ownerName: (seat) => t("trainOf", { name: seatName(game, seat) }),
+        }),
       ),
     );
   }
@@ -305,7 +310,7 @@ function handElement(game, myTurn) {
             h(
               "button",
               { type: "button", "data-end": p.end, onclick: () => play(state.selected, p.end) },
-              t("end_" + p.end) + (p.scores ? ` (+${p.scores})` : ""),
+              endName(state.game, p.end) + (p.scores ? ` (+${p.scores})` : ""),
             ),
           ),
         h("button", { type: "button", class: "ghost", onclick: () => { state.selected = null; renderGame(); } }, t("cancel")),

@@ -5,7 +5,8 @@ A game view lists ``board.tiles`` in play order, each a normalised ``"a-b"`` wit
 arm's open pips from the first tile outwards. On a ``line`` the first tile a-b opens left = a and
 right = b; on a ``cross`` or ``star`` the first tile is the opening double (the centre) and every
 arm grows out of it; a ``spinner`` is a line, its spinner's ``north`` and ``south`` arms drawn
-below it (docs/rules.md#ends). Games that score during play add the count of the open ends.
+below it (docs/rules.md#ends); ``trains`` is the station, then one row per train (its owner, its
+marker, the doubles waiting). Games that score during play add the count of the open ends.
 
 A double is drawn standing across the line, three rows high, with its halves above and below::
 
@@ -96,15 +97,15 @@ def arm_pieces(
     tiles: Sequence[Mapping[str, Any]], arms: Iterable[str], centre: int | None = None
 ) -> dict[str, list[Piece]]:
     """A cross's or star's tiles by arm, each arm from the centre outwards (the centre, the
-    first tile, not included); ``centre``: the number the arms start from (a spinner's), else
-    the first tile's."""
+    first tile, not included); ``centre``: the number the arms start from (a spinner's, a
+    station's: then every tile lies on an arm), else the first tile's."""
     by_arm: dict[str, list[Piece]] = {arm: [] for arm in arms}
     if not tiles:
         return by_arm
     if centre is None:
         centre, _ = halves(tiles[0]["tile"])
     open_pips = dict.fromkeys(by_arm, centre)
-    for placed in tiles[1:]:
+    for placed in tiles if centre is not None and tiles[0]["end"] else tiles[1:]:
         arm = placed["end"]
         if arm not in by_arm:
             continue  # another arm's (a spinner's line)
@@ -145,6 +146,8 @@ def draw_board(board: Mapping[str, Any], layout: str, width: int = 80) -> list[s
         return ["(the board is empty)"]
     ends = {end["end"]: end["pips"] for end in board.get("ends") or []}
     count = f" · count {board['count']}" if "count" in board else ""
+    if layout == "trains":
+        return draw_station(board, width)
     if layout in ("line", "spinner"):
         pieces = line_pieces(tiles)
         lines = draw_pieces(pieces, width)
@@ -169,6 +172,36 @@ def draw_board(board: Mapping[str, Any], layout: str, width: int = 80) -> list[s
         tail = f"  → {shows}" if shows is not None else "  (not open yet)"
         drawn = draw_pieces(pieces, max(width - label_width - 20, 10)) or ["·"]
         lines += labelled(arm, drawn, label_width, tail)
+    return lines
+
+
+def draw_station(board: Mapping[str, Any], width: int = 80) -> list[str]:
+    """A trains board: the station's engine, then each train from the station outwards, with
+    its owner, the pips it shows, a marker (``*``: open to everyone) and ``!`` on a double
+    that waits to be satisfied."""
+    station = board.get("station") or "?"
+    engine, _ = halves(station)
+    waiting = {(p["end"], p["tile"]) for p in board.get("pending") or []}
+    lines = [
+        f"station {station}"
+        + (f" · {board['search_passes']} search passes" if board.get("search_passes") else "")
+    ]
+    by_train = arm_pieces(
+        board.get("tiles") or [], [e["end"] for e in board.get("ends") or []], engine
+    )
+    label_width = max([len(e["end"]) for e in board.get("ends") or []] + [7]) + 3
+    for end in board.get("ends") or []:
+        name = end["end"]
+        label = name + ("*" if end.get("marker") else "")
+        pieces = by_train.get(name, [])
+        drawn = draw_pieces(pieces, max(width - label_width - 20, 10)) or ["·"]
+        doubles = [t for (e, t) in waiting if e == name]
+        tail = f"  → {end['pips']}" + (f"  ! {', '.join(doubles)}" if doubles else "")
+        lines += labelled(label, drawn, label_width, tail)
+    turn = board.get("this_turn")
+    if turn:
+        did = ", ".join(turn["doubles"]) or "no double"
+        lines.append(f"this turn: {did}" + (", drew" if turn.get("drew") else ""))
     return lines
 
 

@@ -240,7 +240,8 @@ def describe_move(move: Mapping[str, Any]) -> str:
     tile = f" {tile_text(move['tile'])}" if move.get("tile") else ""
     end = f" on {move['end']}" if move.get("end") else ""
     scored = f" +{move['scored']}" if move.get("scored") else ""  # All Fives' count
-    return f"{action}{tile}{end}{scored}"
+    marked = " (train marked)" if move.get("marked") else ""  # Mexican Train
+    return f"{action}{tile}{end}{scored}{marked}"
 
 
 def render_moves(console: Console, moves: Sequence[Mapping[str, Any]]) -> None:

@@ -76,3 +76,28 @@ def test_a_spinner_is_its_line_then_its_north_and_south_arms_and_the_count() -> 
         "south [5|4]  → 4",
         "ends: left 2 · right 3 · count 15",
     ]
+
+
+def test_trains_are_the_station_then_a_row_a_train_with_markers_and_waiting_doubles() -> None:
+    station = {
+        "station": "12-12",
+        "search_passes": 0,
+        "tiles": [
+            {"tile": "5-12", "seat": 0, "end": "train-0"},
+            {"tile": "5-5", "seat": 0, "end": "train-0"},
+            {"tile": "9-12", "seat": 1, "end": "mexican"},
+        ],
+        "ends": [
+            {"end": "train-0", "owner": 0, "pips": 5, "tiles": 2, "open": False, "marker": False},
+            {"end": "train-1", "owner": 1, "pips": 12, "tiles": 0, "open": True, "marker": True},
+            {"end": "mexican", "owner": None, "pips": 9, "tiles": 1, "open": True, "marker": False},
+        ],
+        "pending": [{"tile": "5-5", "end": "train-0", "seat": 0}],
+        "this_turn": {"seat": 0, "doubles": ["5-5"], "drew": False},
+    }
+    lines = draw_board(station, "trains")
+    assert lines[0] == "station 12-12"
+    assert "train-0" in lines[2] and "[12|5]" in lines[2] and lines[3].endswith("→ 5  ! 5-5")
+    assert any(line.startswith("train-1*") and line.endswith("→ 12") for line in lines)
+    assert any(line.startswith("mexican") and "[12|9]" in line for line in lines)
+    assert lines[-1] == "this turn: 5-5"
