@@ -14,15 +14,20 @@ import { startPolling } from "./updates.js";
 
 const LOBBY_POLL_MS = 15000;
 
+let opening = 0; // the latest openLobby: an earlier one still loading must not render over it
+
 export async function openLobby() {
   renderHeader();
-  main.replaceChildren(h("p", { class: "loading" }, "…"));
+  const mine = ++opening;
+  // a lobby already shown stays (a second route to it must not blank a form being filled in)
+  if (!main.querySelector(".lobby")) main.replaceChildren(h("p", { class: "loading" }, "…"));
   try {
     await loadRules();
     await loadLists();
   } catch (err) {
     showError(err);
   }
+  if (mine !== opening) return; // a later openLobby renders
   if (currentView() !== "lobby" || !session()) return; // navigated away meanwhile
   renderLobby();
   startPolling(LOBBY_POLL_MS, refreshLobby);
@@ -53,7 +58,8 @@ async function loadLists() {
 }
 
 export async function refreshLobby() {
-  if (currentView() !== "lobby" || !session()) return;
+  // only a lobby on screen: one still opening (openLobby loading) is drawn by openLobby
+  if (currentView() !== "lobby" || !session() || !main.querySelector(".lobby")) return;
   try {
     await loadLists();
     // a game opened while the lists were loading (a socket's message racing a create) stays

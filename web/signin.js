@@ -1,6 +1,6 @@
 // Sign-in: the local runtime's dev tokens (a name), or the hosted sign-in of web/config.js's
 // auth (or ?auth_domain=&client_id=) and the return from it.
-import { request, saveSession } from "./api.js";
+import { request, saveSession, session } from "./api.js";
 import { authConfig, startSignIn } from "./auth.js";
 import { h } from "./dom.js";
 import { attempt, showError } from "./errors.js";
@@ -45,7 +45,9 @@ export function renderSignIn() {
       saveSession(null);
       const { body } = await request("POST", "/dev/token", { body: { player, name: display } });
       saveSession({ token: body.token, player, name: display });
-      await hooks.route();
+    }).then(() => {
+      // drawn outside the sign-in's attempt: the lobby's buttons must not find it still busy
+      if (session()) hooks.route();
     });
   });
   main.replaceChildren(form);
