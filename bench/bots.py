@@ -17,6 +17,9 @@ wins it). Then the expert against the ``dominoes`` 6.1.0 package's ``bota_gorda`
 package's own 4-player pairs game (``bench/duel.py``: ``dominoes`` referees and scores, our engine
 mirrors every move so our bot sees only its seat's view).
 
+A ``tren-mexicano`` round (``--presets tren-mexicano:4``) is judged by the lower total instead:
+it counts as A's when A's seats end it holding fewer pips than B's (the preset's penalty).
+
 Duplicate deals, so that the luck of the deal cancels: every deal is played twice, A on the seats
 of parity 0 and then on those of parity 1. Every decision gets its own seed from (deal, seating,
 ply).
@@ -134,6 +137,8 @@ def play_hand(
     if last is None:
         raise RuntimeError(f"deal {deal}: the hand ended without a result")
     mine, theirs = side_points(last.points, seating, rules.teams == "pairs")
+    if rules.layout == "trains":  # Mexican Train: a round is the lower total's (penalty points)
+        return (mine < theirs) - (mine > theirs), mine, theirs
     return outcome(last.winners, seating), mine, theirs
 
 

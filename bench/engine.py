@@ -6,7 +6,8 @@ Times are CPU time of this process (``time.process_time``), so that other load o
 skews them less. Per preset: random self-play games/s (a game = a whole match under the
 preset's rules) and plies/s, median of 3 runs; hands/s; peak memory of one match (tracemalloc);
 the largest encoded state seen at any step of any game over every player count (move times
-advancing by random correspondence-style gaps of 0 s to 1 day). Then ``parejas-111`` (one hand,
+advancing by random correspondence-style gaps of 0 s to 1 day); a whole ``tren-mexicano`` match
+(13 rounds) of 8 strategist players, their choices included. Then ``parejas-111`` (one hand,
 as the ``dominoes`` package plays one game) against the PyPI package ``dominoes`` 6.1.0 (its
 4-player game, random legal moves until it ends), side by side, and microseconds per ply of
 legal_moves + apply.
@@ -160,6 +161,23 @@ def dominoes_game(rnd: Callable[[], float], dominoes: Any, opening: Any) -> tupl
     return plies, 1
 
 
+def strategist_match_ms(E: Any, pid: str, players: int, matches: int) -> float:
+    """Median CPU milliseconds of a whole match of ``pid`` with ``players`` strategist bots
+    (their choices included)."""
+    rules = E.resolve_rules(pid, players)
+    times = []
+    for seed in range(matches):
+        match = E.Match.start(rules, seed=seed, at=0)
+        started = time.process_time()
+        k = 0
+        while match.status == "playing":
+            seat = match.turn
+            match.apply(seat, E.choose_move(match, seat, "strategist", seed=k), k)
+            k += 1
+        times.append(time.process_time() - started)
+    return 1000 * statistics.median(times)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="short budgets, one run each")
@@ -190,6 +208,13 @@ def main() -> None:
             f"{pid:16} {n:>2} {games:>9.0f} {hands:>9.0f} {plies:>9.0f} {peak / 1024:>8.1f} "
             f"{size:>9}"
         )
+
+    train_ms = strategist_match_ms(E, "tren-mexicano", 8, 3 if args.quick else 10)
+    figures["tren_mexicano_8_strategists_ms"] = train_ms
+    print(
+        f"tren-mexicano, 8 strategist players, a whole match (13 rounds): {train_ms:.1f} ms "
+        "(median, CPU)"
+    )
 
     print()
     one_hand = E.resolve_rules("parejas-111", 4, {"match": "single", "target": None})

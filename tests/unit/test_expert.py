@@ -19,6 +19,7 @@ from domino.engine import (
     resolve_rules,
 )
 from domino.engine import expert as ex
+from domino.engine import expert_trains as ext
 from domino.engine.movelog import DRAW_CODES
 from domino.engine.tiles import HIGH, LOW, PIPS, SUIT, bits, full_set, parse_tile
 from engine_helpers import random_step
@@ -36,6 +37,8 @@ READING = [
     ("cruzado", 4),
     ("chipre", 6),
     ("buho21", 4),
+    ("tren-mexicano", 3),
+    ("tren-mexicano", 5),
 ]
 SAMPLES = 6  # worlds a decision in these tests (production thinks on a time budget instead)
 
@@ -116,7 +119,7 @@ def test_what_the_expert_reads_from_the_table_is_always_true(
     if found is None:
         return
     m, seat = found
-    know = ex.observe(m, seat)
+    know = (ext.observe if m.trains is not None else ex.observe)(m, seat)
     assert know.mine == m.hands[seat]
     assert know.counts == [h.bit_count() for h in m.hands]
     assert know.boneyard == len(m.boneyard)
@@ -176,7 +179,7 @@ def test_every_world_is_a_deal_that_could_be(case: tuple[str, int], seed: int, s
     if found is None:
         return
     m, seat = found
-    know = ex.observe(m, seat)
+    know = (ext.observe if m.trains is not None else ex.observe)(m, seat)
     rng = random.Random(seed)
     for _ in range(5):
         hands, boneyard = know.sample(rng)

@@ -17,10 +17,10 @@ Levels:
   the best unseen tile could make right after it.
 
 Where the rules score during play, ``greedy`` takes the play that scores most, then the
-heaviest. On a trains layout (Mexican Train) the strategist and the expert play the trains'
-own advice (``_trains_move``): satisfy a double, lay a double only with a tile to follow it,
-take the marker off the own train, shed heavy tiles on other trains before one's own; the
-expert's rollouts do not play trains yet.
+heaviest. On a trains layout (Mexican Train) the strategist plays the trains' own advice
+(``_trains_move``): satisfy a double, lay a double only with a tile to follow it, take the marker
+off the own train, shed heavy tiles on other trains before one's own; the expert searches with
+that advice as its rollouts (``expert_trains``).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import random
 from . import fives
 from .errors import GameNotInProgress, InvalidInput, NotYourTurn
 from .expert import DEFAULT_BUDGET_MS, expert_move
+from .expert_trains import expert_move as trains_expert_move
 from .match import Match
 from .movelog import moves
 from .moves import DRAW, PASS, Move, Play
@@ -61,7 +62,9 @@ def choose_move(
     rng = random.Random(
         seed if seed is not None else f"bot:{match.hand_number}:{match.next_n}:{seat}"
     )
-    if match.trains is not None and level in ("strategist", "expert"):
+    if match.trains is not None and level == "expert":
+        return trains_expert_move(match, seat, rng, samples=samples, budget_ms=budget_ms)
+    if match.trains is not None and level == "strategist":
         legal_plays = match.legal_moves()
         if not legal_plays:
             return DRAW if match.can_draw() else PASS
