@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { currentView, go, urlFor } from "./nav.js";
 import { main, state } from "./state.js";
 import { quickMatchCard } from "./quickmatch.js";
+import { settingsCard } from "./settings.js";
 import { openGame } from "./table.js";
 import { startPolling } from "./updates.js";
 
@@ -92,6 +93,7 @@ function renderLobby() {
       myGamesCard(),
       inboxCard(),
       openGamesCard(),
+      settingsCard(),
     ),
   );
 }

@@ -99,6 +99,11 @@ export function endName(game, end) {
 }
 
 function moveText(game, move) {
+  // a forced move made for its player (PATCH /me auto_forced) says so
+  return baseMoveText(game, move) + (move.auto ? " · " + t("autoMove") : "");
+}
+
+function baseMoveText(game, move) {
   const who = seatName(game, move.seat);
   const end = move.end ? endName(game, move.end) : null;
   switch (move.action) {

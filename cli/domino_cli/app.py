@@ -373,6 +373,30 @@ def opponents(limit: Limit = 20, as_json: AsJson = False) -> None:
 
 
 @app.command()
+def settings(
+    auto_forced: Annotated[
+        bool | None,
+        typer.Option(
+            "--auto-forced/--no-auto-forced",
+            help="Have a turn with one thing to do (one tile, a draw, a pass) made at once.",
+        ),
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Your settings; an option changes it (PATCH /me)."""
+    client = api()
+    with reported():
+        if auto_forced is None:
+            answer = client.get("/me")
+        else:
+            answer = client.request("PATCH", "/me", {"auto_forced": auto_forced})
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_settings(out, answer)
+
+
+@app.command()
 def top(
     pool: Annotated[str, typer.Argument(help="A pool, preset:players (dos-jugadores:2).")],
     limit: Limit = 20,

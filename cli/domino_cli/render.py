@@ -233,6 +233,13 @@ def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
     console.print(table)
 
 
+def render_settings(console: Console, me: Mapping[str, Any]) -> None:
+    """``domino settings``: who you are and what the server does for you."""
+    console.print(f"{me['name']} ({me['player']})")
+    state = "on" if me.get("auto_forced") else "off"
+    console.print(f"Forced moves made for you at once: {state}")
+
+
 def describe_move(move: Mapping[str, Any]) -> str:
     action = str(move["action"])
     if action == "timeout":
@@ -241,7 +248,8 @@ def describe_move(move: Mapping[str, Any]) -> str:
     end = f" on {move['end']}" if move.get("end") else ""
     scored = f" +{move['scored']}" if move.get("scored") else ""  # All Fives' count
     marked = " (train marked)" if move.get("marked") else ""  # Mexican Train
-    return f"{action}{tile}{end}{scored}{marked}"
+    auto = " (auto: the only move)" if move.get("auto") else ""  # PATCH /me auto_forced
+    return f"{action}{tile}{end}{scored}{marked}{auto}"
 
 
 def render_moves(console: Console, moves: Sequence[Mapping[str, Any]]) -> None:

@@ -205,3 +205,11 @@ def test_emotes_are_throttled_and_checked(runtime: Runtime, tmp_path: Path) -> N
     assert "Invalid value" in bad.output and "well_played" in bad.output
     outsider = cal.run("emote", game, "hello", expect=1)
     assert outsider.stderr.startswith("error not_a_player"), outsider.output
+
+
+def test_settings_turn_forced_moves_on_and_off(runtime: Runtime, tmp_path: Path) -> None:
+    _, (ana,) = people(runtime, tmp_path, "ana")
+    assert "Forced moves made for you at once: off" in ana.run("settings").stdout
+    assert as_json(ana, "settings", "--auto-forced")["auto_forced"] is True
+    assert "at once: on" in ana.run("settings").stdout
+    assert as_json(ana, "settings", "--no-auto-forced")["auto_forced"] is False

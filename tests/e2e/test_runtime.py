@@ -30,12 +30,21 @@ def test_dev_token_reaches_the_handler_as_gateway_claims(runtime: Runtime) -> No
     token = runtime.token("alice", "Alice")
     status, _, body = runtime.request("GET", "/me", token=token)
     assert status == 200
-    assert body == {"player": "alice", "name": "Alice", "mute": [], "locale": None}
+    assert body == {
+        "player": "alice",
+        "name": "Alice",
+        "mute": [],
+        "locale": None,
+        "auto_forced": False,
+    }
 
 
 def test_name_falls_back_to_the_player_id(runtime: Runtime) -> None:
     status, _, body = runtime.request("GET", "/me", token=runtime.token("bob"))
-    assert (status, body) == (200, {"player": "bob", "name": "bob", "mute": [], "locale": None})
+    assert (status, body) == (
+        200,
+        {"player": "bob", "name": "bob", "mute": [], "locale": None, "auto_forced": False},
+    )
 
 
 def test_protected_route_without_token_is_401(runtime: Runtime) -> None:

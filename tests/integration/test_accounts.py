@@ -52,6 +52,7 @@ def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> 
         "name": "Acc-ana",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     before = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)["id"]
     assert rename(api, "acc-ana", {"name": "  Ana María 🂡  "}).ok() == {
@@ -59,6 +60,7 @@ def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> 
         "name": "Ana María 🂡",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     assert me(api, "acc-ana").ok()["name"] == "Ana María 🂡"
     created = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)
@@ -209,6 +211,7 @@ def test_a_deleted_accounts_token_brings_nothing_back(api: Api) -> None:
         "name": "Acc-gone",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     assert rename(api, "acc-gone", {"name": "Back"}, claims=fresh).ok()["name"] == "Back"
     joined = api.call("POST", f"/games/{other}/join", {}, player="acc-gone", claims=fresh)

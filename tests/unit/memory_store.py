@@ -327,10 +327,19 @@ class MemoryAccounts:
         self.profiles: dict[str, Profile] = {}
         self.mutes: dict[str, tuple[str, ...]] = {}
         self.locales: dict[str, str] = {}
+        self.auto_forced: set[str] = set()
         self.lock = threading.Lock()
 
     def notice_settings(self, player: str) -> NoticeSettings:
-        return NoticeSettings(self.mutes.get(player, ()), self.locales.get(player))
+        return NoticeSettings(
+            self.mutes.get(player, ()), self.locales.get(player), player in self.auto_forced
+        )
+
+    def set_auto_forced(self, player: str, on: bool, at: int) -> None:
+        if on:
+            self.auto_forced.add(player)
+        else:
+            self.auto_forced.discard(player)
 
     def set_muted(self, player: str, types: tuple[str, ...], at: int) -> None:
         self.mutes[player] = types

@@ -84,6 +84,7 @@ def test_the_chosen_name_is_shown_from_then_on(world: World) -> None:
         "name": "Alice",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     before = commands.create(ALICE, NewGame("dos-jugadores", 2)).game_id
     assert world.accounts.change_name(ALICE, ChangeName("Alicia")) == {
@@ -91,6 +92,7 @@ def test_the_chosen_name_is_shown_from_then_on(world: World) -> None:
         "name": "Alicia",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     assert world.accounts.me(ALICE)["name"] == "Alicia"
     after = commands.create(ALICE, NewGame("dos-jugadores", 2))
@@ -166,6 +168,7 @@ def test_a_token_older_than_the_deletion_brings_nothing_back(world: World) -> No
         "name": "Alice",
         "mute": [],
         "locale": None,
+        "auto_forced": False,
     }
     assert world.service.commands.join(again, game, TakeSeat(), None).view["status"] == "playing"
     world.accounts.change_name(again, ChangeName("Alicia"))

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from domino.engine import HandEnd, Match, resolve_rules
+from domino.engine.forced import first_move
 from domino.engine.scoring import match_winners, score_hand
 from engine_helpers import pass_, play, random_step, start
 
@@ -95,7 +96,7 @@ def test_s4_going_out_scores_zero_others_add_own_pips() -> None:
     play(m, 0, "6-6")
     assert m.turn == 2  # counterclockwise: 0 -> 2 -> 1
     while m.status == "playing" and m.hand_number == 1:
-        m.apply(m.turn, m.auto_move(), 0)
+        m.apply(m.turn, first_move(m), 0)
     last = m.last_hand()
     assert last["reason"] == "domino" and last["winners"] == [1]
     assert last["points"] == {"0": 35, "1": 0, "2": 101}

@@ -204,8 +204,11 @@ def test_log_codes_keep_their_stored_values() -> None:
         "TIMEOUT_FORFEIT_DRAW": 9,
         "TIMEOUT_FORFEIT_PASS": 10,
         "CEDE": 11,
+        "AUTO_PLAY": 12,
+        "AUTO_DRAW": 13,
+        "AUTO_PASS": 14,
     }
-    assert {0, 5, 8} == movelog.PLAY_CODES and {1, 6, 9} == movelog.DRAW_CODES
+    assert {0, 5, 8, 12} == movelog.PLAY_CODES and {1, 6, 9, 13} == movelog.DRAW_CODES
     assert set(LogCode) - {LogCode.HAND_OVER} == movelog.SEATED
 
 
@@ -214,7 +217,8 @@ def test_one_name_per_meaning() -> None:
     for module in (match_module, movelog):
         for name in ("DRAW_", "PASS_", "T_PLAY", "TF_PLAY", "N_CODES"):
             assert not hasattr(module, name)
-    assert match_module.DRAW is DRAW and match_module.PASS is PASS
+    for name, singleton in (("DRAW", DRAW), ("PASS", PASS)):
+        assert getattr(match_module, name, singleton) is singleton
 
 
 def test_log_entries_hold_log_codes_also_after_decoding() -> None:

@@ -165,8 +165,8 @@ SPANISH: dict[str, str] = {
     "games is an object of at most {max} game ids and the versions held.": (
         "games es un objeto de como mucho {max} ids de partida y las versiones que tienes."
     ),
-    "Nothing to change: send name, mute or locale.": (
-        "Nada que cambiar: envía name, mute o locale."
+    "Nothing to change: send name, mute, locale or auto_forced.": (
+        "Nada que cambiar: envía name, mute, locale o auto_forced."
     ),
     "mu must be from {min} to {max}.": "mu debe estar entre {min} y {max}.",
     "sigma must be from {min} to {max}.": "sigma debe estar entre {min} y {max}.",
@@ -239,6 +239,7 @@ SPANISH: dict[str, str] = {
         "Se acabó el tiempo de tu turno; se está terminando por ti."
     ),
     "The game is not in progress.": "La partida no está en juego.",
+    "The seat on turn has a choice to make.": "El asiento en turno tiene una elección que hacer.",
     "That tile is not in your hand.": "Esa ficha no está en tu mano.",
     "You must lead with the tile that made you the opener.": (
         "Debes salir con la ficha que te dio la salida."

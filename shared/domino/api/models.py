@@ -348,8 +348,11 @@ class UpdateMeBody(Request[ChangeName]):
     name: str | None
     mute: list[str] | None
     locale: str | None
+    auto_forced: bool | None
     FIELDS = {
         "name": (optional(name_schema()), None),
+        # forced moves made at once for the player (docs/api.md "Correspondence comfort")
+        "auto_forced": (optional(cs.bool_schema(strict=True)), None),
         # the player's one language (inbox, sockets, pushes); null forgets it
         "locale": (
             optional(cs.str_schema(pattern=f"^{LOCALE_TAG}$", max_length=MAX_LOCALE)),
@@ -372,18 +375,21 @@ class UpdateMeBody(Request[ChangeName]):
         locale = getattr(body, "locale", None)
         if locale is None and "locale" in sent:
             locale = ""  # null: forget the chosen language
+        auto_forced = getattr(body, "auto_forced", None)
         if (
             getattr(body, "name", None) is None
             and getattr(body, "mute", None) is None
-            and (locale is None)
+            and locale is None
+            and auto_forced is None
         ):
             raise InvalidRequest(
-                "Nothing to change: send name, mute or locale.", ["name", "mute", "locale"]
+                "Nothing to change: send name, mute, locale or auto_forced.",
+                ["name", "mute", "locale", "auto_forced"],
             )
         mute = getattr(body, "mute", None)
         # the order of NOTIFICATION_TYPES, each once
         muted = None if mute is None else tuple(t for t in NOTIFICATION_TYPES if t in mute)
-        return ChangeName(getattr(body, "name", None), muted, locale)
+        return ChangeName(getattr(body, "name", None), muted, locale, auto_forced)
 
 
 class EmoteBody(Request[SendEmote]):

@@ -23,6 +23,7 @@ from .errors import (
     TileNotInHand,
 )
 from .expert import DEFAULT_BUDGET_MS
+from .forced import only_move
 from .layouts import ARM_NAMES, LAYOUTS, Layout
 from .match import ApplyResult, Match
 from .movelog import LogCode, MoveRecord, redact_move
@@ -76,6 +77,7 @@ __all__ = [
     "decode",
     "encode",
     "full_set",
+    "only_move",
     "parse_tile",
     "redact_move",
     "resolve_rules",

@@ -35,10 +35,11 @@ from .errors import (
     TileNotInHand,
 )
 from .fives import Count, add_points, no_award
+from .forced import first_move, only_move
 from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
 from .layouts import EVERY_TRAIN, TRAINS, Layout, arm_for
 from .movelog import KIND, OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
-from .moves import DRAW, PASS, Cede, Draw, Move, Pass, Play, PlayJson, validate_move
+from .moves import Cede, Draw, Move, Pass, Play, PlayJson, validate_move
 from .outcome import ApplyResult, HandEnd, HandEnded, HandResult, hand_result
 from .rules import Ruleset
 from .scoring import match_over, match_winners, score_hand
@@ -689,26 +690,28 @@ class Match:
         self.forfeits.append(seat)
         self.log.append((_LEAVE, seat, -1, -1, at))
 
-    def auto_move(self) -> Move:
-        """The move a timeout makes: the first legal play, else draw, else pass."""
-        legal = self.legal_moves()
-        if legal:
-            return legal[0]
-        return DRAW if self.can_draw() else PASS
-
     def timeout(self, seat: int, mode: str, at: int, move: Move | None = None) -> ApplyResult:
-        """The seat on turn ran out of time. ``auto``: ``move`` (default ``auto_move()``) is made
-        for them and logged as action ``timeout``; ``forfeit``: the seat forfeits, then the move is
+        """The seat on turn ran out of time. ``auto``: ``move`` (default: ``first_move``) is made
+        for them, logged as action ``timeout``; ``forfeit``: the seat forfeits, then the move is
         made (pass a bot's choice as ``move``)."""
         if mode not in ("auto", "forfeit"):
             raise InvalidInput("on_timeout must be auto or forfeit.")
         self._check_turn(seat)
         if move is None:
-            move = self.auto_move()
+            move = first_move(self)
         validate_move(self.rules, move)
         if mode == "forfeit" and seat not in self.forfeits:
             self.forfeits.append(seat)
         return self._apply(seat, move, at, TIMEOUT_FORFEIT if mode == "forfeit" else TIMEOUT)
+
+    def apply_forced(self, seat: int, at: int) -> ApplyResult:
+        """The only move the seat on turn can make (``forced.only_move``), made for its player
+        and logged as theirs with ``auto``; ``InvalidInput`` when it has a choice."""
+        self._check_turn(seat)
+        move = only_move(self)
+        if move is None:
+            raise InvalidInput("The seat on turn has a choice to make.")
+        return self._apply(seat, move, at, movelog.AUTO)
 
     # ---------------------------- views: shorthands of ``views`` (over ``views.Seen``)
 
@@ -786,9 +789,7 @@ class Match:
         return m
 
     def __repr__(self) -> str:
-        return (
-            f"<Match {self.status} hand {self.hand_number} turn {self.turn} players {self.players}>"
-        )
+        return f"<Match {self.status} hand {self.hand_number} turn {self.turn} of {self.players}>"
 
 
 __all__ = ["ApplyResult", "Match", "validate_move"]

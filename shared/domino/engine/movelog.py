@@ -13,9 +13,10 @@ play), and the caller's time. A record is the API's move object::
 
 ``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over``, ``timeout`` or ``cede``; a
 timeout adds ``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``.
-``hand_over`` has ``seat: null``. A drawn tile is in the record for its drawer only
-(``redact_move``). Under ``in_play: fives`` a play (a timeout's too) adds ``count``, the count of
-the board after it, and ``scored``, the points it made (``fives``).
+``hand_over`` has ``seat: null``. A forced move made for a player who asked for that
+(``auto_forced``) is their own with ``"auto": true``. A drawn tile is in the record for its
+drawer only (``redact_move``). Under ``in_play: fives`` a play (a timeout's too) adds
+``count``, the count of the board after it, and ``scored``, the points it made (``fives``).
 """
 
 from enum import IntEnum
@@ -47,6 +48,10 @@ class LogCode(IntEnum):
     TIMEOUT_FORFEIT_PASS = 10
     #: the seat offered the lead handed it to its partner (``opening: pair_lot``)
     CEDE = 11
+    #: the one thing the seat could do, made for its player at once (``auto_forced``)
+    AUTO_PLAY = 12
+    AUTO_DRAW = 13
+    AUTO_PASS = 14
 
 
 #: (code, seat or -1, tile id or -1, arm or -1, at)
@@ -62,24 +67,24 @@ TIMEOUT_FORFEIT: MoveCodes = (
     LogCode.TIMEOUT_FORFEIT_DRAW,
     LogCode.TIMEOUT_FORFEIT_PASS,
 )
+#: a forced move made for a player who asked for it (``auto_forced``): their own, ``auto``
+AUTO: MoveCodes = (LogCode.AUTO_PLAY, LogCode.AUTO_DRAW, LogCode.AUTO_PASS)
+#: every triple of move codes
+_MOVE_CODES = (OWN, TIMEOUT, TIMEOUT_FORFEIT, AUTO)
 
 MoveName = Literal["play", "draw", "pass"]
 Action = Literal["play", "draw", "pass", "leave", "hand_over", "timeout", "cede"]
 _MOVE_NAMES: tuple[MoveName, MoveName, MoveName] = ("play", "draw", "pass")
 
 #: the move (0 play, 1 draw, 2 pass) of each code that records one
-KIND: dict[int, int] = {
-    code: kind for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT) for kind, code in enumerate(codes)
-}
+KIND: dict[int, int] = {code: kind for codes in _MOVE_CODES for kind, code in enumerate(codes)}
 #: the codes of the tiles laid (the board is the plays of the current hand's log)
-PLAY_CODES: frozenset[int] = frozenset(codes[0] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
+PLAY_CODES: frozenset[int] = frozenset(codes[0] for codes in _MOVE_CODES)
 #: the codes of the tiles drawn
-DRAW_CODES: frozenset[int] = frozenset(codes[1] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT))
+DRAW_CODES: frozenset[int] = frozenset(codes[1] for codes in _MOVE_CODES)
 #: the codes of the draws and passes: on a trains layout they may mark the seat's train (their
 #: entry's arm is 1 when they did)
-MARKING: frozenset[int] = DRAW_CODES | frozenset(
-    codes[2] for codes in (OWN, TIMEOUT, TIMEOUT_FORFEIT)
-)
+MARKING: frozenset[int] = DRAW_CODES | frozenset(codes[2] for codes in _MOVE_CODES)
 #: the codes with a seat (all but ``HAND_OVER``)
 SEATED: frozenset[int] = frozenset(LogCode) - {LogCode.HAND_OVER}
 #: every code by its value (decoding)
@@ -92,8 +97,12 @@ _ACTION: dict[int, Action] = {
     LogCode.LEAVE: "leave",
     LogCode.HAND_OVER: "hand_over",
     LogCode.CEDE: "cede",
+    LogCode.AUTO_PLAY: "play",
+    LogCode.AUTO_DRAW: "draw",
+    LogCode.AUTO_PASS: "pass",
 }
 _FORFEIT: frozenset[int] = frozenset(TIMEOUT_FORFEIT)
+_AUTO: frozenset[int] = frozenset(AUTO)
 
 
 class Held(Protocol):
@@ -130,6 +139,8 @@ class MoveRecord(TypedDict):
     scored: NotRequired[int]
     #: trains: a draw or a pass that marked the seat's train
     marked: NotRequired[bool]
+    #: the one thing the seat could do, made for its player at once (``auto_forced``)
+    auto: NotRequired[bool]
     at: int
 
 
@@ -160,6 +171,8 @@ def record(
         if count is not None:
             rec["count"] = count
             rec["scored"] = fives.scored(count)
+    if code in _AUTO:
+        rec["auto"] = True
     rec["at"] = at
     # built key by key, in the API's key order ("at" last): a TypedDict literal would need every
     # required key at once, and cast() would cost a call per record
@@ -220,6 +233,7 @@ def redact_move(record: _Record, viewer: int | None) -> _Record:
 
 
 __all__ = [
+    "AUTO",
     "DRAW_CODES",
     "KIND",
     "MARKING",

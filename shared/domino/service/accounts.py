@@ -82,9 +82,9 @@ class Accounts:
         self.ratings = ratings  # the player's ratings leave the leaderboards with them
 
     def me(self, caller: Caller) -> dict[str, Any]:
-        """``{"player", "name", "mute", "locale"}``: the name the player chose, else the
-        token's (as the tables show it: ``Player 1234`` for an offensive one), the types not
-        pushed and the language chosen."""
+        """``{"player", "name", "mute", "locale", "auto_forced"}``: the name the player chose,
+        else the token's (as the tables show it: ``Player 1234`` for an offensive one), the
+        types not pushed, the language chosen and whether forced moves are made for them."""
         profile = self._profile(caller)
         return self._answer(caller, profile.name if profile and profile.name else caller.name)
 
@@ -102,13 +102,14 @@ class Accounts:
             "name": name,
             "mute": list(settings.muted),
             "locale": settings.locale,
+            "auto_forced": settings.auto_forced,
         }
 
     def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
         """``PATCH /me``: keep ``command.name`` as the caller's display name (seats they take
         from now on show it, and so do their leaderboard rows; seats taken before keep the name
         they were taken with), ``command.mute`` as the types not pushed to their devices and
-        ``command.locale`` as their language; any may be left out."""
+        ``command.locale`` as their language, ``command.auto_forced``; any may be left out."""
         at = int(self.clock())
         profile = self._profile(caller)
         name = command.name
@@ -127,6 +128,8 @@ class Accounts:
             self.accounts.set_muted(caller.player, command.mute, at)
         if command.locale is not None:
             self.accounts.set_locale(caller.player, command.locale or None, at)
+        if command.auto_forced is not None:
+            self.accounts.set_auto_forced(caller.player, command.auto_forced, at)
         return self._answer(caller, name)
 
     def delete(self, caller: Caller) -> None:

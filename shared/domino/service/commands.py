@@ -114,7 +114,7 @@ class GameCommands:
         if all(s.taken for s in game.record.seats):
             deal(game, fixed, at)  # the creation fills the last seat
             # bots on turn before the creator move now (no hand ends)
-            run_bots(game, at, self.writes.bot_budget_ms)
+            run_bots(game, at, self.writes.bot_budget_ms, self.writes.plays_forced)
         elif fixed is not None:
             _check_deal_only(game.rules, fixed)
             game.record.config["deal"] = fixed

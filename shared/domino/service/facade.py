@@ -11,6 +11,7 @@ from domino.service.deadlines import Sweeper
 from domino.service.invitations import Invitations
 from domino.service.ports import AccountStore, GameStore, OpponentStore, ReplyStore
 from domino.service.queries import GameQueries
+from domino.service.writes import PlaysForced
 
 
 class GameService:
@@ -41,3 +42,14 @@ class GameService:
         self.queries = GameQueries(store, opponents)
         self.archive = HandArchive(store, opponents)
         self.sweeper = Sweeper(store, clock, bot_budget_ms)
+        if accounts is not None:  # the forced moves of players who asked (``PATCH /me``)
+            plays_forced = _plays_forced(accounts)
+            self.commands.writes.plays_forced = plays_forced
+            self.sweeper.writes.plays_forced = plays_forced
+
+
+def _plays_forced(accounts: AccountStore) -> PlaysForced:
+    def plays_forced(player: str) -> bool:
+        return accounts.notice_settings(player).auto_forced
+
+    return plays_forced

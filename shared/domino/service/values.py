@@ -105,6 +105,8 @@ class ChangeName(NamedTuple):
     mute: tuple[str, ...] | None = None
     #: the language chosen for the inbox, sockets and pushes; "" forgets it (``null`` sent)
     locale: str | None = None
+    #: whether a turn with only one thing to do is played for them at once
+    auto_forced: bool | None = None
 
 
 class SendEmote(NamedTuple):

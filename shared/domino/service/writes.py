@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode
+from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode, only_move
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import (
     AccountDeleted,
@@ -68,6 +68,8 @@ NO_EFFECT = Effect()
 
 #: a change: the loaded game and the time in, the game changed in memory, its effect out
 Change = Callable[[Game, int], Effect]
+#: whether a player has the turns with one thing to do played for them (``auto_forced``)
+PlaysForced = Callable[[str], bool]
 
 
 class Replies:
@@ -138,6 +140,8 @@ class WritePath:
         #: whether accounts can be deleted (profiles kept): seating a player then checks, in
         #: the write itself, that their account was not deleted since their token was issued
         self.accounts_checked = False
+        #: who has forced moves made for them (None: nobody; set by the wiring: profiles' reads)
+        self.plays_forced: PlaysForced | None = None
 
     def token_issued(self, caller: Caller) -> int | None:
         """What a write seating ``caller`` checks the account against (None: nothing)."""
@@ -170,7 +174,9 @@ class WritePath:
             at = max(int(self.clock()), record.updated_at)
             before = game.match.copy() if game.match else None
             effect = change(game, at)
-            dropped = dropped_hand(before, game.match) + run_bots(game, at, self.bot_budget_ms)
+            dropped = dropped_hand(before, game.match) + run_bots(
+                game, at, self.bot_budget_ms, self.plays_forced
+            )
             finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
             if keyed is not None:
                 record.remember(
@@ -220,24 +226,42 @@ def deal(game: Game, fixed: Any, at: int) -> None:
     record.status = "playing"
 
 
-def run_bots(game: Game, at: int, budget_ms: float = DEFAULT_BUDGET_MS) -> list[DroppedHand]:
+def run_bots(
+    game: Game,
+    at: int,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    plays_forced: PlaysForced | None = None,
+) -> list[DroppedHand]:
     """Bots on turn move until a person is on turn; returns the hands whose moves left the
     item meanwhile (several when bots play on for seats whose players all left). ``budget_ms``:
     the expert's thinking time a move. With nobody left to play against, expert bots play the
     rest of the match at ``UNWATCHED_LEVEL``: a whole match of searches would outlast the
-    request."""
+    request. A person with one thing to do whom ``plays_forced`` names has it made for them
+    (``Match.apply_forced``, logged ``auto``), and the chain goes on; whether they asked for it
+    is read once a write, and only when such a turn comes."""
     match = game.match
     dropped: list[DroppedHand] = []
     if match is None:
         return dropped
     seats = game.record.seats
     watched = any(s.player is not None and s.bot is None for s in seats)
+    asked: dict[str, bool] = {}
     for _ in range(MAX_BOT_PLIES):
         if match.status != "playing" or match.turn is None:
             break
         seat = seats[match.turn]
         if seat.bot is None:
-            break
+            player = seat.player
+            if plays_forced is None or player is None or only_move(match) is None:
+                break
+            if player not in asked:
+                asked[player] = plays_forced(player)
+            if not asked[player]:
+                break
+            before = match.copy()
+            match.apply_forced(match.turn, at)
+            dropped += dropped_hand(before, match)
+            continue
         level = seat.bot if watched or seat.bot != "expert" else UNWATCHED_LEVEL
         move = choose_move(match, match.turn, level, budget_ms=budget_ms)
         before = match.copy()

@@ -185,7 +185,11 @@ class DynamoAccounts:
         """The language chosen (None: none, the devices' and the token's decide again)."""
         self._set(player, at, "locale", locale)
 
-    def _set(self, player: str, at: int, attribute: str, value: str | None) -> None:
+    def set_auto_forced(self, player: str, on: bool, at: int) -> None:
+        """Whether a turn with one thing to do is played for the player at once."""
+        self._set(player, at, "auto_forced", True if on else None)
+
+    def _set(self, player: str, at: int, attribute: str, value: str | bool | None) -> None:
         values: dict[str, Any] = {":at": at}
         update = "SET changed = :at"
         if value is None:
@@ -252,6 +256,7 @@ class NoticeSettings(NamedTuple):
 
     muted: tuple[str, ...] = ()  # the types not pushed
     locale: str | None = None  # their language (None: their devices' or token's)
+    auto_forced: bool = False  # a turn with one thing to do is played for them at once
 
 
 def notice_settings(item: dict[str, Any] | None) -> NoticeSettings:
@@ -260,4 +265,5 @@ def notice_settings(item: dict[str, Any] | None) -> NoticeSettings:
         return NoticeSettings()
     types = item.get("types", {}).get("S")
     locale = item.get("locale", {}).get("S")
-    return NoticeSettings(tuple(types.split(",")) if types else (), locale or None)
+    auto_forced = bool(item.get("auto_forced", {}).get("BOOL", False))
+    return NoticeSettings(tuple(types.split(",")) if types else (), locale or None, auto_forced)

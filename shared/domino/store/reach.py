@@ -52,4 +52,4 @@ class DynamoReach:
                     ended.append(connection(item)[0])
                 else:
                     sockets.append(connection(item))
-        return Reach(newest_first(devices), sockets, tuple(ended), *settings)
+        return Reach(newest_first(devices), sockets, tuple(ended), settings.muted, settings.locale)

@@ -190,11 +190,13 @@ def due_time(record: GameRecord) -> int | None:
 
 
 def to_attributes(item: dict[str, Any]) -> Item:
-    """A plain item (str, int, bytes values) as DynamoDB attribute values."""
+    """A plain item (str, int, bytes, bool values) as DynamoDB attribute values."""
     out: Item = {}
     for key, value in item.items():
         if isinstance(value, str):
             out[key] = {"S": value}
+        elif isinstance(value, bool):
+            out[key] = {"BOOL": value}
         elif isinstance(value, int) and not isinstance(value, bool):
             out[key] = {"N": str(value)}
         elif isinstance(value, bytes):
