@@ -4,8 +4,9 @@ one thing a turn offers made in the write that handed it over, logged ``auto``, 
 from __future__ import annotations
 
 import pytest
+from domino.engine import only_move
 
-from tests.integration.client import DOS_DEAL, Api
+from tests.integration.client import DOS_DEAL, Api, Privileged
 
 pytestmark = pytest.mark.ddb
 
@@ -66,3 +67,41 @@ def test_auto_forced_must_be_a_boolean(api: Api) -> None:
         reply = settle(api, CAL, bad)
         assert (reply.status, reply.code) == (400, "invalid_request")  # type: ignore[attr-defined]
     assert api.call("GET", "/me", player=CAL).ok()["auto_forced"] is False
+
+
+def test_a_whole_match_takes_exactly_the_forced_moves_of_the_player_who_asked(
+    api: Api, privileged: Privileged
+) -> None:
+    """Every move made for EVE is one she had no choice about, and every such turn of hers was
+    made for her: replayed on the engine from the record of her moves and the true state."""
+    eve, fay = "forced-eve", "forced-fay"
+    settle(api, eve, True).ok()  # type: ignore[attr-defined]
+    # a seeded deal (dev mode): the same match every run, long enough to say something
+    body = {"preset": "dos-jugadores", "players": 2, "rules": {"target": 60}, "seed": 11}
+    game = api.create(fay, **body).ok(201)["id"]
+    api.join(game, eve).ok()
+    auto = by_hand = 0
+    for _ in range(2000):
+        view = api.get(game, fay).ok()
+        if view["status"] != "playing":
+            break
+        match = privileged.match(game)
+        assert match is not None
+        seat = view["turn"]
+        player = fay if seat == 0 else eve
+        if seat == 1:  # eve on turn by hand: she had a choice (else it was made for her)
+            assert only_move(match) is None
+        legal = view["you"]["legal"] if seat == 0 else api.get(game, eve).ok()["you"]["legal"]
+        before = len(api.moves(game, fay).ok()["moves"])
+        if legal:
+            api.play(game, player, legal[0]["tile"], legal[0]["end"]).ok()
+        elif api.get(game, player).ok()["you"]["can_draw"]:
+            api.draw(game, player).ok()
+        else:
+            api.pass_(game, player).ok()
+        made = api.moves(game, fay).ok()["moves"][before + 1 :]
+        auto += sum(1 for m in made if m.get("auto"))
+        by_hand += 1
+        assert all(m["seat"] == 1 for m in made if m.get("auto"))
+    assert api.get(game, fay).ok()["status"] == "finished"
+    assert auto >= 10 and by_hand >= 10, (auto, by_hand)
