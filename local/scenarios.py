@@ -139,6 +139,8 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "notifications.read.json": notified,  # alice reads what bob's join told her
     "account.json": account_in_use,  # trent deletes his account
     "gestures.json": dealt_game,  # alice sends good_game to the table
+    "premoves.json": dealt_game,  # alice answers bob's 6-6 in advance
+    "premoves.delete.json": dealt_game,  # alice forgets her pre-moves
     "safety.report.json": reported_player,  # bob reports alice's name
     "decline.json": invited_game,  # bob declines
     "rematch.json": finished_game,  # alice asks for a rematch

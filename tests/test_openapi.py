@@ -459,6 +459,7 @@ REPEAT_HARMLESSLY = {
     "/players/{id}/reports",
     "/games/{id}/emotes",
     "/games/{id}/nudge",
+    "/games/{id}/premoves",
 }
 
 

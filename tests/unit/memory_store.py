@@ -8,6 +8,7 @@ atomic under one lock: the conditional write on ``version`` and the membership c
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from domino.store.devices import Device, Owner
 from domino.store.errors import AlreadyMember, VersionConflict
 from domino.store.inbox import Note
 from domino.store.listings import player_page
-from domino.store.records import GameRecord, from_item, iso, to_item
+from domino.store.records import GameRecord, from_item, iso, premoves_json, to_item
 
 
 class MemoryGameStore:
@@ -86,11 +87,15 @@ class MemoryGameStore:
             current = self._record(record.id)
             if current is None or current.version != expected:
                 raise VersionConflict(current)
+            if record.writer is not None and current.writer != record.writer:
+                raise VersionConflict(current)  # pre-moves were stored since it was loaded
             member = record.id in self.members.get(join or "", set())
             if join is not None and member and not invited:
                 raise AlreadyMember()
-            self.stream.append((self.items[record.id], to_item(record)))
-            self.items[record.id] = self.stream[-1][1]
+            record.writer = secrets.token_hex(6)
+            item = {**to_item(record), "writer": record.writer}
+            self.stream.append((self.items[record.id], item))
+            self.items[record.id] = item
             self.saves += 1
             if join is not None:
                 self.members.setdefault(join, set()).add(record.id)
@@ -176,6 +181,24 @@ class MemoryGameStore:
             self.stream.append((item, new))
             self.items[record.id] = new
             return True
+
+    def set_premoves(self, record: GameRecord) -> None:
+        with self.lock:
+            current = self._record(record.id)
+            if (
+                current is None
+                or current.version != record.version
+                or current.writer != record.writer
+                or current.status != "playing"
+            ):
+                raise VersionConflict(current)
+            record.writer = secrets.token_hex(6)
+            item = {**self.items[record.id], "writer": record.writer}
+            item.pop("pm", None)
+            if record.premoves:
+                item["pm"] = premoves_json(record.premoves)
+            self.stream.append((self.items[record.id], item))
+            self.items[record.id] = item
 
     def mark_nudged(self, record: GameRecord, seat: int, at: int) -> GameRecord | None:
         with self.lock:

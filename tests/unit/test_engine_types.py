@@ -207,8 +207,9 @@ def test_log_codes_keep_their_stored_values() -> None:
         "AUTO_PLAY": 12,
         "AUTO_DRAW": 13,
         "AUTO_PASS": 14,
+        "PREMOVE_PLAY": 15,
     }
-    assert {0, 5, 8, 12} == movelog.PLAY_CODES and {1, 6, 9, 13} == movelog.DRAW_CODES
+    assert {0, 5, 8, 12, 15} == movelog.PLAY_CODES and {1, 6, 9, 13} == movelog.DRAW_CODES
     assert set(LogCode) - {LogCode.HAND_OVER} == movelog.SEATED
 
 

@@ -240,6 +240,12 @@ SPANISH: dict[str, str] = {
     ),
     "The game is not in progress.": "La partida no está en juego.",
     "The seat on turn has a choice to make.": "El asiento en turno tiene una elección que hacer.",
+    "A pre-move line names the moves of the other seats: seat {seat} is not one.": (
+        "Una línea de jugadas previas nombra jugadas de los otros asientos: el {seat} no es uno."
+    ),
+    "A play in a pre-move line names its tile; a draw or a pass none.": (
+        "Una jugada en una línea de jugadas previas nombra su ficha; robar o pasar, ninguna."
+    ),
     "That tile is not in your hand.": "Esa ficha no está en tu mano.",
     "You must lead with the tile that made you the opener.": (
         "Debes salir con la ficha que te dio la salida."

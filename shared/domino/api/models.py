@@ -29,6 +29,8 @@ from pydantic_core import core_schema as cs
 from domino.api.errors import InvalidRequest, Part
 from domino.api.messages import VALIDATION
 from domino.engine import DEFAULT_LEVEL, LEVELS
+from domino.engine.premoves import ACTIONS as PREMOVE_ACTIONS
+from domino.engine.premoves import MAX_IF, MAX_LINES
 from domino.limits import (
     DEVICE_ID,
     LOCALE_TAG,
@@ -390,6 +392,48 @@ class UpdateMeBody(Request[ChangeName]):
         # the order of NOTIFICATION_TYPES, each once
         muted = None if mute is None else tuple(t for t in NOTIFICATION_TYPES if t in mute)
         return ChangeName(getattr(body, "name", None), muted, locale, auto_forced)
+
+
+def _premove_move() -> cs.CoreSchema:
+    """One move of a pre-move line's ``if``: another seat's play (tile, end), draw or pass."""
+    return cs.typed_dict_schema(
+        {
+            "seat": cs.typed_dict_field(whole(0, 9)),
+            "action": cs.typed_dict_field(one_of(*PREMOVE_ACTIONS)),
+            "tile": cs.typed_dict_field(text(3, 7), required=False),
+            "end": cs.typed_dict_field(optional(text(1, 12)), required=False),
+        },
+        extra_behavior="forbid",
+    )
+
+
+def _premove_line() -> cs.CoreSchema:
+    reply = cs.typed_dict_schema(
+        {
+            "tile": cs.typed_dict_field(text(3, 7)),
+            "end": cs.typed_dict_field(optional(text(1, 12)), required=False),
+        },
+        extra_behavior="forbid",
+    )
+    return cs.typed_dict_schema(
+        {
+            "if": cs.typed_dict_field(cs.list_schema(_premove_move(), max_length=MAX_IF)),
+            "then": cs.typed_dict_field(reply),
+        },
+        extra_behavior="forbid",
+    )
+
+
+class PremovesBody(Request[list[dict[str, Any]]]):
+    """``PUT /games/{id}/premoves``: at most 20 lines of at most 12 moves each."""
+
+    lines: list[dict[str, Any]]
+    FIELDS = {"lines": (cs.list_schema(_premove_line(), max_length=MAX_LINES), _REQUIRED)}
+
+    @classmethod
+    def parse(cls, raw: str | None) -> list[dict[str, Any]]:
+        lines: list[dict[str, Any]] = getattr(cls.validate(raw), "lines")  # noqa: B009
+        return lines
 
 
 class EmoteBody(Request[SendEmote]):

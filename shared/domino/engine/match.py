@@ -713,12 +713,12 @@ class Match:
             raise InvalidInput("The seat on turn has a choice to make.")
         return self._apply(seat, move, at, movelog.AUTO)
 
-    # ---------------------------- views: shorthands of ``views`` (over ``views.Seen``)
+    def apply_premove(self, seat: int, play: Play, at: int) -> ApplyResult:
+        """A conditional pre-move's reply ``play``, checked as any play, logged ``premove``."""
+        self._check_turn(seat)
+        return self._apply(seat, play, at, movelog.PREMOVE)
 
-    @property
-    def team_of(self) -> list[int | None]:
-        """Each seat's team (0: seats 0+2, 1: seats 1+3), None without teams."""
-        return [s % 2 if self.rules.teams == "pairs" else None for s in range(self.players)]
+    # ---------------------------- views: shorthands of ``views`` (over ``views.Seen``)
 
     @property
     def board(self) -> list[tuple[int, int, int]]:

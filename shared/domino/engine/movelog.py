@@ -14,7 +14,8 @@ play), and the caller's time. A record is the API's move object::
 ``action`` is ``play``, ``draw``, ``pass``, ``leave``, ``hand_over``, ``timeout`` or ``cede``; a
 timeout adds ``"move": "play" | "draw" | "pass"`` and, in forfeit mode, ``"forfeit": true``.
 ``hand_over`` has ``seat: null``. A forced move made for a player who asked for that
-(``auto_forced``) is their own with ``"auto": true``. A drawn tile is in the record for its
+(``auto_forced``) is their own with ``"auto": true``; a pre-move's reply with
+``"premove": true``. A drawn tile is in the record for its
 drawer only (``redact_move``). Under ``in_play: fives`` a play (a timeout's too) adds
 ``count``, the count of the board after it, and ``scored``, the points it made (``fives``).
 """
@@ -52,6 +53,8 @@ class LogCode(IntEnum):
     AUTO_PLAY = 12
     AUTO_DRAW = 13
     AUTO_PASS = 14
+    #: a conditional pre-move's reply, played for its player when a line matched (``premoves``)
+    PREMOVE_PLAY = 15
 
 
 #: (code, seat or -1, tile id or -1, arm or -1, at)
@@ -69,8 +72,11 @@ TIMEOUT_FORFEIT: MoveCodes = (
 )
 #: a forced move made for a player who asked for it (``auto_forced``): their own, ``auto``
 AUTO: MoveCodes = (LogCode.AUTO_PLAY, LogCode.AUTO_DRAW, LogCode.AUTO_PASS)
+#: a pre-move's reply (always a play: a line's ``then`` names a tile); its draw and pass codes
+#: are the seat's own, never used
+PREMOVE: MoveCodes = (LogCode.PREMOVE_PLAY, LogCode.DRAW, LogCode.PASS)
 #: every triple of move codes
-_MOVE_CODES = (OWN, TIMEOUT, TIMEOUT_FORFEIT, AUTO)
+_MOVE_CODES = (OWN, TIMEOUT, TIMEOUT_FORFEIT, AUTO, PREMOVE)
 
 MoveName = Literal["play", "draw", "pass"]
 Action = Literal["play", "draw", "pass", "leave", "hand_over", "timeout", "cede"]
@@ -100,6 +106,7 @@ _ACTION: dict[int, Action] = {
     LogCode.AUTO_PLAY: "play",
     LogCode.AUTO_DRAW: "draw",
     LogCode.AUTO_PASS: "pass",
+    LogCode.PREMOVE_PLAY: "play",
 }
 _FORFEIT: frozenset[int] = frozenset(TIMEOUT_FORFEIT)
 _AUTO: frozenset[int] = frozenset(AUTO)
@@ -141,6 +148,8 @@ class MoveRecord(TypedDict):
     marked: NotRequired[bool]
     #: the one thing the seat could do, made for its player at once (``auto_forced``)
     auto: NotRequired[bool]
+    #: a conditional pre-move's reply, played when its line matched
+    premove: NotRequired[bool]
     at: int
 
 
@@ -173,6 +182,8 @@ def record(
             rec["scored"] = fives.scored(count)
     if code in _AUTO:
         rec["auto"] = True
+    elif code == LogCode.PREMOVE_PLAY:
+        rec["premove"] = True
     rec["at"] = at
     # built key by key, in the API's key order ("at" last): a TypedDict literal would need every
     # required key at once, and cast() would cost a call per record
@@ -239,6 +250,7 @@ __all__ = [
     "MARKING",
     "OWN",
     "PLAY_CODES",
+    "PREMOVE",
     "SEATED",
     "TIMEOUT",
     "TIMEOUT_FORFEIT",

@@ -10,13 +10,14 @@ from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
 from domino.service.invitations import Invitations
 from domino.service.ports import AccountStore, GameStore, OpponentStore, ReplyStore
+from domino.service.premoves import PreMoves
 from domino.service.queries import GameQueries
 from domino.service.writes import PlaysForced
 
 
 class GameService:
-    """Every use case on one store: ``commands``, ``invitations``, ``queries``, ``archive``
-    and ``sweeper``."""
+    """Every use case on one store: ``commands``, ``invitations``, ``queries``, ``archive``,
+    ``sweeper`` and ``premoves``."""
 
     def __init__(
         self,
@@ -42,6 +43,7 @@ class GameService:
         self.queries = GameQueries(store, opponents)
         self.archive = HandArchive(store, opponents)
         self.sweeper = Sweeper(store, clock, bot_budget_ms)
+        self.premoves = PreMoves(store)
         if accounts is not None:  # the forced moves of players who asked (``PATCH /me``)
             plays_forced = _plays_forced(accounts)
             self.commands.writes.plays_forced = plays_forced

@@ -84,6 +84,12 @@ class GameStore(Protocol):
         ``record.version`` (False: it has moved on; no reminder is due for that turn)."""
         ...
 
+    def set_premoves(self, record: GameRecord) -> None:
+        """Write ``record.premoves`` while the game is still as loaded (its version and last
+        writer) and playing, keeping its version; else ``VersionConflict`` (the game now, None:
+        gone)."""
+        ...
+
     def mark_nudged(self, record: GameRecord, seat: int, at: int) -> GameRecord | None:
         """Note that ``seat`` nudged ``record``'s player on turn at ``at``, if the game is still
         at ``record.version`` and nobody nudged that version yet: None when written, else the

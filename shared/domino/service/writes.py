@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, Match, choose_move, encode, only_move
+from domino.engine.premoves import reply as premove_reply
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import (
     AccountDeleted,
@@ -236,9 +237,11 @@ def run_bots(
     item meanwhile (several when bots play on for seats whose players all left). ``budget_ms``:
     the expert's thinking time a move. With nobody left to play against, expert bots play the
     rest of the match at ``UNWATCHED_LEVEL``: a whole match of searches would outlast the
-    request. A person with one thing to do whom ``plays_forced`` names has it made for them
-    (``Match.apply_forced``, logged ``auto``), and the chain goes on; whether they asked for it
-    is read once a write, and only when such a turn comes."""
+    request. A person who comes on turn with pre-moves stored has the first line that matches
+    played (``Match.apply_premove``, logged ``premove``) and every line cleared. A person with
+    one thing to do whom ``plays_forced`` names has it made for them (``Match.apply_forced``,
+    logged ``auto``); after either the chain goes on. Whether they asked for forced moves is
+    read once a write, and only when such a turn comes."""
     match = game.match
     dropped: list[DroppedHand] = []
     if match is None:
@@ -252,6 +255,9 @@ def run_bots(
         seat = seats[match.turn]
         if seat.bot is None:
             player = seat.player
+            stored = game.record.premoves
+            if player is not None and player in stored and play_premove(game, player, at, dropped):
+                continue
             if plays_forced is None or player is None or only_move(match) is None:
                 break
             if player not in asked:
@@ -268,6 +274,32 @@ def run_bots(
         match.apply(match.turn, move, at)
         dropped += dropped_hand(before, match)
     return dropped
+
+
+def play_premove(game: Game, player: str, at: int, dropped: list[DroppedHand]) -> bool:
+    """``player`` is on turn with pre-moves stored: play the first line whose ``if`` is the
+    moves made since they were stored and whose ``then`` is legal; clear them all. Whether one
+    was played (its hand, if that ended one, joins ``dropped``)."""
+    match = game.match
+    assert match is not None and match.turn is not None
+    seat = match.turn
+    entry = game.record.premoves[player]
+    after = int(entry["after"])
+    made = match.moves(seat, after)
+    if all(r["seat"] == seat for r in made):
+        return False  # stored on their own turn, which goes on: it has not come back yet
+    kept = dict(game.record.premoves)
+    del kept[player]
+    game.record.premoves = kept
+    if match.first_held_n > after + 1:  # moves left the item since: a hand ended between
+        return False
+    play = premove_reply(entry["lines"], made, match.legal_moves())
+    if play is None:
+        return False
+    before = match.copy()
+    match.apply_premove(match.turn, play, at)
+    dropped += dropped_hand(before, match)
+    return True
 
 
 def finish(

@@ -43,6 +43,7 @@ from domino.store.records import (
     iso,
     membership,
     player_key,
+    premoves_json,
     to_attributes,
     to_item,
 )
@@ -173,11 +174,16 @@ class DynamoGameStore:
         ``AccountGone``; ``invited``: the joiner's membership was written with their
         invitation, and is written again)."""
         item, token = stamped(record)
+        condition = "version = :expected"
+        values: Item = {":expected": {"N": str(expected)}}
+        if record.writer is not None:  # and nobody stored pre-moves since it was loaded
+            condition += " AND writer = :writer"
+            values[":writer"] = {"S": record.writer}
         put = {
             "TableName": self.table_name,
             "Item": item,
-            "ConditionExpression": "version = :expected",
-            "ExpressionAttributeValues": {":expected": {"N": str(expected)}},
+            "ConditionExpression": condition,
+            "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
         if join is None and unjoin is None:
@@ -188,8 +194,10 @@ class DynamoGameStore:
                     raise
                 old = err.response.get("Item")
                 if _written_by(old, token):
+                    record.writer = token
                     return  # this write was applied; only its first reply was lost
                 raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
+            record.writer = token
             return
         items: list[dict[str, Any]] = [{"Put": put}]
         if join is not None:
@@ -206,6 +214,7 @@ class DynamoGameStore:
             key = {"pk": player_key(unjoin), "sk": game_key(record.id)}
             items.append({"Delete": {"TableName": self.table_name, "Key": to_attributes(key)}})
         self._transact(items, record, token)
+        record.writer = token
 
     def _transact(self, items: list[dict[str, Any]], record: GameRecord, token: str) -> None:
         try:
@@ -536,6 +545,38 @@ class DynamoGameStore:
                 return from_item(from_attributes(old)) if old else record
             raise
         return None
+
+    def set_premoves(self, record: GameRecord) -> None:
+        """Write ``record.premoves`` if the game is still the one loaded (the same version and
+        the same last writer), playing; the version stays, ``record.writer`` becomes this
+        write's. Else ``VersionConflict`` with the game as the condition found it (None:
+        gone)."""
+        token = secrets.token_hex(6)
+        values: dict[str, Any] = {":v": record.version, ":w": record.writer or "", ":t": token}
+        values[":playing"] = "playing"
+        update = "SET writer = :t"
+        if record.premoves:
+            update += ", pm = :pm"
+            values[":pm"] = premoves_json(record.premoves)
+        else:
+            update += " REMOVE pm"
+        try:
+            self._call(
+                self.client.update_item,
+                TableName=self.table_name,
+                Key=self._game_key(record.id),
+                UpdateExpression=update,
+                ConditionExpression="version = :v AND writer = :w AND #status = :playing",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues=to_attributes(values),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            old = err.response.get("Item")
+            raise VersionConflict(from_item(from_attributes(old)) if old else None) from err
+        record.writer = token
 
 
 def stamped(record: GameRecord) -> tuple[Item, str]:

@@ -110,6 +110,12 @@ class GameRecord:
     replies: list[ReplyEntry] = field(default_factory=list)
     #: the next match's game, once a player of this finished one asked for a rematch
     rematch: str | None = None
+    #: each player's conditional pre-moves (``PUT /games/{id}/premoves``): ``{"after": the last
+    #: move's n when they were stored, "lines": [...]}``; never shown to anyone else
+    premoves: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the token of the write that put the item as it was loaded (None: not loaded); a save is
+    #: refused if another write (a pre-move's, which keeps the version) came since
+    writer: str | None = None
 
     def reply_entry(self, key: str) -> ReplyEntry | None:
         return next((entry for entry in self.replies if entry.key == key), None)
@@ -283,7 +289,13 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["rematch"] = record.rematch
     if record.replies:
         item["replies"] = json.dumps([list(e) for e in record.replies], separators=(",", ":"))
+    if record.premoves and record.status == "playing":
+        item["pm"] = premoves_json(record.premoves)
     return item
+
+
+def premoves_json(premoves: dict[str, dict[str, Any]]) -> str:
+    return json.dumps(premoves, separators=(",", ":"))
 
 
 def from_item(item: dict[str, Any]) -> GameRecord:
@@ -314,6 +326,8 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         if "replies" in item
         else [],
         rematch=item.get("rematch"),
+        premoves=json.loads(item["pm"]) if "pm" in item else {},
+        writer=item.get("writer"),
     )
 
 
