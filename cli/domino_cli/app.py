@@ -589,6 +589,59 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
     show_view(view, as_json)
 
 
+def premove_move(spec: str) -> dict[str, Any]:
+    """``SEAT:play:TILE[:END]``, ``SEAT:draw`` or ``SEAT:pass`` as a line's move."""
+    parts = spec.split(":")
+    if len(parts) < 2 or not parts[0].isdigit() or parts[1] not in ("play", "draw", "pass"):
+        raise typer.BadParameter(f"{spec!r}: write SEAT:play:TILE[:END], SEAT:draw or SEAT:pass")
+    move: dict[str, Any] = {"seat": int(parts[0]), "action": parts[1]}
+    if parts[1] == "play":
+        if len(parts) not in (3, 4):
+            raise typer.BadParameter(f"{spec!r}: a play is SEAT:play:TILE[:END]")
+        move["tile"] = parts[2]
+        if len(parts) == 4:
+            move["end"] = parts[3]
+    elif len(parts) != 2:
+        raise typer.BadParameter(f"{spec!r}: a draw or a pass names no tile")
+    return move
+
+
+@app.command(context_settings=TAKES_A_GAME_ID)
+def premove(
+    game: GameId,
+    moves: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--if", help="The others' moves, in order: SEAT:play:TILE[:END], SEAT:draw, SEAT:pass."
+        ),
+    ] = None,
+    then: Annotated[
+        str | None, typer.Option(help="Your reply when they make exactly those: TILE[:END].")
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Forget your pre-moves.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Answer the other players' moves in advance (one line; it replaces any you stored)."""
+    client = api()
+    path = f"{game_path(game)}/premoves"
+    if clear:
+        with reported():
+            client.request("DELETE", path)
+        out.print("Your pre-moves are cleared.")
+        return
+    if then is None:
+        raise typer.BadParameter("--then TILE[:END] is the reply (or --clear)")
+    tile, _, end = then.partition(":")
+    reply: dict[str, Any] = {"tile": tile} | ({"end": end} if end else {})
+    line = {"if": [premove_move(m) for m in moves or []], "then": reply}
+    with reported():
+        answer = client.request("PUT", path, {"lines": [line]})
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_premoves(out, answer["lines"])
+
+
 @app.command(context_settings=TAKES_A_GAME_ID)
 def cede(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -> None:
     """Cede the lead to your partner (cubano: only the seat offered it, before any tile)."""

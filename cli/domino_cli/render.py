@@ -233,6 +233,20 @@ def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
     console.print(table)
 
 
+def render_premoves(console: Console, lines: list[Mapping[str, Any]]) -> None:
+    """``domino premove``: the lines as the server keeps them."""
+    for line in lines:
+        seen = ", then ".join(
+            f"seat {m['seat']} {m['action']}"
+            + (f" {m['tile']}" if m.get("tile") else "")
+            + (f" on {m['end']}" if m.get("end") else "")
+            for m in line["if"]
+        )
+        then = line["then"]
+        reply = then["tile"] + (f" on {then['end']}" if then.get("end") else "")
+        console.print(f"If {seen or 'nothing is played'}: you play {reply}.")
+
+
 def render_settings(console: Console, me: Mapping[str, Any]) -> None:
     """``domino settings``: who you are and what the server does for you."""
     console.print(f"{me['name']} ({me['player']})")

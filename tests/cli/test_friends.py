@@ -213,3 +213,28 @@ def test_settings_turn_forced_moves_on_and_off(runtime: Runtime, tmp_path: Path)
     assert as_json(ana, "settings", "--auto-forced")["auto_forced"] is True
     assert "at once: on" in ana.run("settings").stdout
     assert as_json(ana, "settings", "--no-auto-forced")["auto_forced"] is False
+
+
+def test_a_premove_from_the_terminal_is_played_when_its_line_matches(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    ps, (ana, ben) = people(runtime, tmp_path, "ana", "ben")
+    deal = {
+        "hands": [
+            ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
+            ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
+        ],
+        "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5",
+                     "2-4", "2-5", "3-5", "4-4"],
+    }  # fmt: skip
+    body = {"preset": "dos-jugadores", "players": 2, "deal": deal}
+    game = str(ps.ok(ana.id, "POST", "/games", body, status=201)["id"])
+    ps.ok(ben.id, "POST", f"/games/{game}/join", {})
+    shown = ana.run("premove", game, "--if", "1:play:6-6", "--then", "6-5:left").stdout
+    assert "If seat 1 play 6-6: you play 5-6 on left." in shown
+    bad = ana.run("premove", game, "--if", "1:jump", "--then", "5-6", expect=None)
+    assert bad.exit_code != 0 and "SEAT:play:TILE" in bad.output
+    ps.ok(ben.id, "POST", f"/games/{game}/play", {"tile": "6-6"})
+    last = as_json(ana, "moves", game)[-1]
+    assert (last["seat"], last["tile"], last.get("premove")) == (0, "5-6", True)
+    assert "cleared" in ana.run("premove", game, "--clear").stdout
