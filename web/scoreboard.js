@@ -100,7 +100,8 @@ export function endName(game, end) {
 
 function moveText(game, move) {
   // a forced move made for its player (PATCH /me auto_forced) says so
-  return baseMoveText(game, move) + (move.auto ? " · " + t("autoMove") : "");
+  const made = move.auto ? " · " + t("autoMove") : move.premove ? " · " + t("premoveMade") : "";
+  return baseMoveText(game, move) + made;
 }
 
 function baseMoveText(game, move) {

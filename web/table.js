@@ -8,6 +8,7 @@ import { attempt, showError } from "./errors.js";
 import { renderHeader } from "./header.js";
 import { t } from "./i18n.js";
 import { currentGameId, go, shareLink } from "./nav.js";
+import { premoveCard } from "./premoves.js";
 import { poolOf, ratingBadge } from "./ratings.js";
 import { endName, lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
 import { errorBox, main, state } from "./state.js";
@@ -214,6 +215,8 @@ function renderGame() {
   }
 
   if (you && game.status === "playing") root.append(handElement(game, myTurn));
+  // answer the other player's move in advance while they think (two-player games)
+  if (you && game.status === "playing" && !myTurn && game.seats.length === 2) root.append(premoveCard(game));
   if (game.result) {
     const result = resultElement(game);
     if (you && game.status === "finished") result.append(rematchButton(game));

@@ -43,3 +43,42 @@ def test_forced_moves_ticked_in_the_lobby_are_made_for_the_player(
         assert page.is_checked("#auto-forced")  # the page shows what the server keeps
     finally:
         context.close()
+
+
+def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_move(
+    runtime: Runtime, browser: Any, tmp_path: Path
+) -> None:
+    people = Players(runtime, "kai", "lia")
+    kai, lia = people.ids
+    deal = {
+        "hands": [
+            ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
+            ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
+        ],
+        "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5",
+                     "2-4", "2-5", "3-5", "4-4"],
+    }  # fmt: skip
+    body = {"preset": "dos-jugadores", "players": 2, "deal": deal}
+    game = str(people.ok(kai, "POST", "/games", body, status=201)["id"])
+    people.ok(lia, "POST", f"/games/{game}/join", {})  # lia (seat 1) must lead 6-6
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = context.new_page()
+        sign_in(page, runtime.base, kai, f"/?game={game}")
+        page.wait_for_selector("#premove")
+        page.fill("#pm-their-tile", "6-6")
+        page.select_option("#pm-my-tile", "5-6")
+        page.select_option("#pm-my-end", "left")
+        page.click("#pm-save")
+        page.wait_for_selector("#pm-saved:has-text('5-6')")
+        page.screenshot(path=tmp_path / "02-premove.png", full_page=True)
+        people.ok(lia, "POST", f"/games/{game}/play", {"tile": "6-6"})
+        moves = people.ok(kai, "GET", f"/games/{game}/moves")["moves"]
+        assert [(m["seat"], m.get("tile"), m.get("premove")) for m in moves] == [
+            (1, "6-6", None),
+            (0, "5-6", True),
+        ]
+        page.wait_for_selector("#moves li:has-text('played from a pre-move')", timeout=15000)
+        page.screenshot(path=tmp_path / "03-premove-played.png", full_page=True)
+    finally:
+        context.close()
