@@ -11,6 +11,7 @@ import pytest
 from local.process import Runtime
 from local.scenarios import DOS_DEAL
 from tests.browser.test_play import DESKTOP, sign_in
+from tests.deals import PREMOVE_DEAL
 from tests.e2e.test_invitations import Players
 
 pytestmark = [pytest.mark.e2e, pytest.mark.long(15)]
@@ -50,15 +51,7 @@ def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_
 ) -> None:
     people = Players(runtime, "kai", "lia")
     kai, lia = people.ids
-    deal = {
-        "hands": [
-            ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
-            ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-        ],
-        "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5",
-                     "2-4", "2-5", "3-5", "4-4"],
-    }  # fmt: skip
-    body = {"preset": "dos-jugadores", "players": 2, "deal": deal}
+    body = {"preset": "dos-jugadores", "players": 2, "deal": PREMOVE_DEAL}
     game = str(people.ok(kai, "POST", "/games", body, status=201)["id"])
     people.ok(lia, "POST", f"/games/{game}/join", {})  # lia (seat 1) must lead 6-6
     context = browser.new_context(viewport=DESKTOP, locale="en-US")

@@ -16,6 +16,7 @@ import pytest
 from local.process import Runtime
 from tests.cli.conftest import Player, cli_env
 from tests.cli.test_play import created_game
+from tests.deals import PREMOVE_DEAL
 from tests.e2e.test_invitations import Players
 
 pytestmark = pytest.mark.e2e
@@ -219,15 +220,7 @@ def test_a_premove_from_the_terminal_is_played_when_its_line_matches(
     runtime: Runtime, tmp_path: Path
 ) -> None:
     ps, (ana, ben) = people(runtime, tmp_path, "ana", "ben")
-    deal = {
-        "hands": [
-            ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
-            ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-        ],
-        "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5",
-                     "2-4", "2-5", "3-5", "4-4"],
-    }  # fmt: skip
-    body = {"preset": "dos-jugadores", "players": 2, "deal": deal}
+    body = {"preset": "dos-jugadores", "players": 2, "deal": PREMOVE_DEAL}
     game = str(ps.ok(ana.id, "POST", "/games", body, status=201)["id"])
     ps.ok(ben.id, "POST", f"/games/{game}/join", {})
     shown = ana.run("premove", game, "--if", "1:play:6-6", "--then", "6-5:left").stdout

@@ -12,6 +12,7 @@ from domino.service.loaded import Game
 from domino.store.dynamo import DynamoGameStore
 from domino.store.errors import VersionConflict
 
+from tests.deals import PREMOVE_DEAL
 from tests.integration.client import Api, Privileged
 
 pytestmark = pytest.mark.ddb
@@ -19,14 +20,7 @@ pytestmark = pytest.mark.ddb
 # players of these tests only
 ANA, BEN, CID = "pre-ana", "pre-ben", "pre-cid"
 #: ANA (seat 0) holds 5-6; BEN (seat 1) holds 6-6 and must lead it
-DEAL = {
-    "hands": [
-        ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-    ],
-    "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5", "2-4",
-                 "2-5", "3-5", "4-4"],
-}  # fmt: skip
+DEAL = PREMOVE_DEAL
 AFTER_THE_LEAD = [{"seat": 1, "action": "play", "tile": "6-6"}]
 
 

@@ -8,32 +8,11 @@ from domino.engine import DRAW, PASS, InvalidInput, Match, resolve_rules
 from domino.engine.forced import only_move
 from domino.engine.tiles import parse_tile
 
-DOS = {
-    "hands": [
-        ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-5"],
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-    ],
-    "boneyard": [
-        "4-6",
-        "5-6",
-        "0-2",
-        "0-3",
-        "0-4",
-        "0-5",
-        "1-2",
-        "1-3",
-        "1-4",
-        "1-5",
-        "2-4",
-        "2-5",
-        "3-5",
-        "4-4",
-    ],
-}
+from tests.deals import DOS_DEAL
 
 
 def dos() -> Match:
-    return Match.start(resolve_rules("dos-jugadores", 2), deal=DOS, at=0)
+    return Match.start(resolve_rules("dos-jugadores", 2), deal=DOS_DEAL, at=0)
 
 
 def test_the_opening_tile_the_rules_impose_is_forced_and_logged_auto() -> None:

@@ -6,18 +6,11 @@ from __future__ import annotations
 from domino.engine import Match, resolve_rules
 from domino.engine.premoves import matches, reply
 
-DEAL = {
-    "hands": [
-        ["0-0", "0-1", "1-1", "2-3", "3-4", "4-5", "5-6"],
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "2-2", "3-3"],
-    ],
-    "boneyard": ["4-6", "5-5", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "1-4", "1-5", "2-4",
-                 "2-5", "3-5", "4-4"],
-}  # fmt: skip
+from tests.deals import PREMOVE_DEAL
 
 
 def led() -> Match:
-    m = Match.start(resolve_rules("dos-jugadores", 2), deal=DEAL, at=0)
+    m = Match.start(resolve_rules("dos-jugadores", 2), deal=PREMOVE_DEAL, at=0)
     m.apply(1, m.legal_moves()[0], 0)  # seat 1 leads 6-6
     return m
 

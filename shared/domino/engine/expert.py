@@ -167,6 +167,22 @@ def observe(match: Match, seat: int) -> Knowledge:
     mine = match.hands[seat]
     everything = (1 << set_size(top)) - 1
     unseen_mask = everything & ~mine & ~board
+    return knowledge_from(match, seat, unseen_mask, events, draws, plays)
+
+
+def knowledge_from(
+    match: Match,
+    seat: int,
+    unseen_mask: int,
+    events: Sequence[tuple[float, int, int]],
+    draws: Sequence[tuple[float, int]],
+    plays: Sequence[tuple[float, int, int]],
+) -> Knowledge:
+    """``seat``'s knowledge from the facts a hand's log gave: ``events`` (log index, seat, tiles
+    it held none of then), ``draws`` (index, seat) and ``plays`` (index, seat, tile). Each fact
+    caps the tiles of it the seat holds now at the draws since less the plays of them since; a
+    cap of 0 is a void."""
+    n = match.players
     void = [0] * n
     caps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     counts = [h.bit_count() for h in match.hands]  # public: every seat's tile count
@@ -183,7 +199,7 @@ def observe(match: Match, seat: int) -> Knowledge:
     return Knowledge(
         seat=seat,
         players=n,
-        mine=mine,
+        mine=match.hands[seat],
         unseen=bits(unseen_mask),
         counts=counts,
         boneyard=len(match.boneyard),

@@ -27,12 +27,12 @@ import random
 import time
 from operator import add
 
-from .expert import DEFAULT_BUDGET_MS, WIN_BONUS, Knowledge, Thought
+from .expert import DEFAULT_BUDGET_MS, WIN_BONUS, Knowledge, Thought, knowledge_from
 from .layouts import TRAINS
 from .match import Match
 from .movelog import KIND
 from .moves import DRAW, PASS, Move
-from .tiles import DOUBLE, HIGH, LOW, PIPS, SUIT, bits, set_size
+from .tiles import DOUBLE, HIGH, LOW, PIPS, SUIT, set_size
 from .trains import TrainsState
 
 #: turns a rollout plays past the candidate, per seat at the table (then the hands are counted)
@@ -78,31 +78,8 @@ def observe(match: Match, seat: int) -> Knowledge:
                 state.new_turn(-1)
         else:
             state.passed(who)
-    mine = match.hands[seat]
-    unseen_mask = ((1 << set_size(match.rules.set)) - 1) & ~mine & ~board
-    counts = [h.bit_count() for h in match.hands]  # public: every seat's tile count
-    void = [0] * n
-    caps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for since, who, fitting in events:
-        drawn_since = sum(1 for j, s in draws if s == who and j >= since)
-        played_since = sum(1 for j, s, t in plays if s == who and j > since and fitting >> t & 1)
-        cap = drawn_since - played_since
-        if cap <= 0:
-            void[who] |= fitting
-        elif cap < counts[who]:
-            caps[who].append((fitting & unseen_mask, cap))
-    for s in range(n):
-        caps[s] = [(m & ~void[s], c) for m, c in caps[s] if m & ~void[s]]
-    return Knowledge(
-        seat=seat,
-        players=n,
-        mine=mine,
-        unseen=bits(unseen_mask),
-        counts=counts,
-        boneyard=len(match.boneyard),
-        void=void,
-        caps=caps,
-    )
+    unseen_mask = ((1 << set_size(match.rules.set)) - 1) & ~match.hands[seat] & ~board
+    return knowledge_from(match, seat, unseen_mask, events, draws, plays)
 
 
 def _fitting(state: TrainsState, seat: int, ends: list[int]) -> int:
