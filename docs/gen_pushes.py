@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import get_args
 
-from domino.service.devices import SNS_KEYS, message
+from domino.service.devices import SNS_KEYS, SUMMARY, message, summary_message
 from domino.service.notices import NoticeType
 from domino.store.devices import Device
 from domino.store.inbox import Note
@@ -64,6 +64,11 @@ whose turns last under an hour (time-sensitive on iOS).
 """
 
 
+SUMMARY_NOTE = f"""The push that ends a player's quiet hours (api.md "Quiet hours"), as
+`domino.service.devices.summary_message` builds it: {BADGE} games await the player's move. With
+none awaiting, the body counts the games that had news (`QUIET_SUMMARY_NEWS_BODY`)."""
+
+
 def sample(kind: str) -> Note:
     detail, by, move, urgent = SAMPLES[kind]
     return Note("you", kind, GAME, 7, 1_800_000_000, "clasico", detail, urgent=urgent, by=by,
@@ -84,6 +89,12 @@ def render() -> str:
             payload = message(note, device, BADGE)[key]
             parts.append(f"\n`{key}` ({language}):\n\n```json\n")
             parts.append(json.dumps(payload, indent=2, ensure_ascii=False) + "\n```\n")
+    parts.append(f"\n## `{SUMMARY}`\n\n{SUMMARY_NOTE}\n")
+    for device, language in ((IPHONE, "English"), (ANDROID, "Spanish")):
+        key = SNS_KEYS[device.platform]
+        payload = summary_message(device, BADGE, 3, device.locale or "")[key]
+        parts.append(f"\n`{key}` ({language}):\n\n```json\n")
+        parts.append(json.dumps(payload, indent=2, ensure_ascii=False) + "\n```\n")
     return "".join(parts)
 
 

@@ -233,9 +233,11 @@ class _LocalTimerQueue:
 def rearm_turn_timers(
     endpoint: str, table: str, queues: LocalQueues, queue: str = "TimerQueue"
 ) -> int:
-    """Set a turn timer for every game in the ``by_due`` index, and a timer for every searching
-    ticket (what a restart lost with moto's queue); how many. A timer its game or ticket no
-    longer needs does nothing when it fires."""
+    """Set a turn timer for every game in the ``by_due`` index (a quiet window's end for every
+    player's held pushes there), and a timer for every searching ticket (what a restart lost
+    with moto's queue); how many. A timer its game or ticket no longer needs does nothing when
+    it fires."""
+    from domino.service.quiet import QUIET_TIMER
     from domino.service.timers import TURN, Timer, Timers
     from domino.store.records import DUE_SHARDS
 
@@ -255,8 +257,11 @@ def rearm_turn_timers(
         )
         for page in pages:
             for item in page["Items"]:
-                game = item["pk"]["S"].removeprefix("GAME#")
-                timers.set(Timer(TURN, game, int(item["due"]["N"])))
+                key, due = item["pk"]["S"], int(item["due"]["N"])
+                if key.startswith("PLAYER#"):
+                    timers.set(Timer(QUIET_TIMER, key.removeprefix("PLAYER#"), due))
+                else:
+                    timers.set(Timer(TURN, key.removeprefix("GAME#"), due))
                 armed += 1
     return armed + rearm_ticket_timers(dynamodb, table, timers)
 

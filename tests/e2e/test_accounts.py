@@ -17,12 +17,26 @@ pytestmark = pytest.mark.e2e
 def test_a_player_names_themself_then_deletes_the_account(runtime: Runtime) -> None:
     player = f"acct-{uuid.uuid4().hex[:8]}"
     token = runtime.token(player, "Zoe")
-    me = {"player": player, "name": "Zoe", "mute": [], "locale": None, "auto_forced": False}
+    me = {
+        "player": player,
+        "name": "Zoe",
+        "mute": [],
+        "locale": None,
+        "auto_forced": False,
+        "quiet_hours": None,
+    }
     assert runtime.request("GET", "/me", token=token)[2] == me
     status, _, body = runtime.request("PATCH", "/me", {"name": "Zoé"}, token=token)
     assert (status, body) == (
         200,
-        {"player": player, "name": "Zoé", "mute": [], "locale": None, "auto_forced": False},
+        {
+            "player": player,
+            "name": "Zoé",
+            "mute": [],
+            "locale": None,
+            "auto_forced": False,
+            "quiet_hours": None,
+        },
     )
     status, _, game = runtime.request(
         "POST", "/games", {"preset": "dos-jugadores", "players": 2, "bots": 1}, token=token

@@ -36,6 +36,7 @@ def test_dev_token_reaches_the_handler_as_gateway_claims(runtime: Runtime) -> No
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
 
 
@@ -43,7 +44,14 @@ def test_name_falls_back_to_the_player_id(runtime: Runtime) -> None:
     status, _, body = runtime.request("GET", "/me", token=runtime.token("bob"))
     assert (status, body) == (
         200,
-        {"player": "bob", "name": "bob", "mute": [], "locale": None, "auto_forced": False},
+        {
+            "player": "bob",
+            "name": "bob",
+            "mute": [],
+            "locale": None,
+            "auto_forced": False,
+            "quiet_hours": None,
+        },
     )
 
 

@@ -53,6 +53,7 @@ def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> 
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     before = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)["id"]
     assert rename(api, "acc-ana", {"name": "  Ana María 🂡  "}).ok() == {
@@ -61,6 +62,7 @@ def test_the_chosen_name_shows_in_me_and_in_seats_taken_afterwards(api: Api) -> 
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     assert me(api, "acc-ana").ok()["name"] == "Ana María 🂡"
     created = api.create("acc-ana", preset="dos-jugadores", players=2).ok(201)
@@ -212,6 +214,7 @@ def test_a_deleted_accounts_token_brings_nothing_back(api: Api) -> None:
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     assert rename(api, "acc-gone", {"name": "Back"}, claims=fresh).ok()["name"] == "Back"
     joined = api.call("POST", f"/games/{other}/join", {}, player="acc-gone", claims=fresh)

@@ -165,12 +165,12 @@ class MemoryGameStore:
 
     # ------------------------------------------------------------------ deadlines
 
-    def due_games(self, now: int, limit: int) -> list[str]:
+    def due_keys(self, now: int, limit: int) -> list[str]:
         with self.lock:
             due = sorted(
                 (i["due"], i["pk"]) for i in self.items.values() if i.get("due", now + 1) <= now
             )
-        return [pk.removeprefix("GAME#") for _, pk in due[:limit]]
+        return [pk for _, pk in due[:limit]]
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
         with self.lock:
@@ -351,12 +351,22 @@ class MemoryAccounts:
         self.mutes: dict[str, tuple[str, ...]] = {}
         self.locales: dict[str, str] = {}
         self.auto_forced: set[str] = set()
+        self.quiet: dict[str, str] = {}
         self.lock = threading.Lock()
 
     def notice_settings(self, player: str) -> NoticeSettings:
         return NoticeSettings(
-            self.mutes.get(player, ()), self.locales.get(player), player in self.auto_forced
+            self.mutes.get(player, ()),
+            self.locales.get(player),
+            player in self.auto_forced,
+            self.quiet.get(player),
         )
+
+    def set_quiet_hours(self, player: str, quiet: str | None, at: int) -> None:
+        if quiet is None:
+            self.quiet.pop(player, None)
+        else:
+            self.quiet[player] = quiet
 
     def set_auto_forced(self, player: str, on: bool, at: int) -> None:
         if on:

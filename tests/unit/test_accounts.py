@@ -85,6 +85,7 @@ def test_the_chosen_name_is_shown_from_then_on(world: World) -> None:
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     before = commands.create(ALICE, NewGame("dos-jugadores", 2)).game_id
     assert world.accounts.change_name(ALICE, ChangeName("Alicia")) == {
@@ -93,6 +94,7 @@ def test_the_chosen_name_is_shown_from_then_on(world: World) -> None:
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     assert world.accounts.me(ALICE)["name"] == "Alicia"
     after = commands.create(ALICE, NewGame("dos-jugadores", 2))
@@ -169,6 +171,7 @@ def test_a_token_older_than_the_deletion_brings_nothing_back(world: World) -> No
         "mute": [],
         "locale": None,
         "auto_forced": False,
+        "quiet_hours": None,
     }
     assert world.service.commands.join(again, game, TakeSeat(), None).view["status"] == "playing"
     world.accounts.change_name(again, ChangeName("Alicia"))

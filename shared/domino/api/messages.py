@@ -50,6 +50,9 @@ VALIDATION: dict[str, str] = {
     "display_text": "{field} must not hold control characters or direction overrides.",
     "blank_name": "{field} must show at least one visible character.",
     "offensive_name": "{field} holds a word that is not allowed in names.",
+    "clock_time": "{field} must be a time of day, HH:MM.",
+    "time_zone": "{field} must be an IANA time zone, like Europe/Madrid.",
+    "empty_window": "{field} must end at another time than it starts.",
     "invalid": "{field} is not valid.",
 }
 
@@ -84,6 +87,13 @@ SPANISH: dict[str, str] = {
     "{field} must be a finite number.": "{field} debe ser un número finito.",
     "{field} must be a time like 2026-11-30T12:00:00Z.": (
         "{field} debe ser una hora como 2026-11-30T12:00:00Z."
+    ),
+    "{field} must be a time of day, HH:MM.": "{field} debe ser una hora del día, HH:MM.",
+    "{field} must be an IANA time zone, like Europe/Madrid.": (
+        "{field} debe ser una zona horaria IANA, como Europe/Madrid."
+    ),
+    "{field} must end at another time than it starts.": (
+        "{field} debe terminar a otra hora que la de su comienzo."
     ),
     "{field} must be two numbers joined by a hyphen.": (
         "{field} debe ser dos números unidos por un guion."
@@ -165,8 +175,8 @@ SPANISH: dict[str, str] = {
     "games is an object of at most {max} game ids and the versions held.": (
         "games es un objeto de como mucho {max} ids de partida y las versiones que tienes."
     ),
-    "Nothing to change: send name, mute, locale or auto_forced.": (
-        "Nada que cambiar: envía name, mute, locale o auto_forced."
+    "Nothing to change: send name, mute, locale, auto_forced or quiet_hours.": (
+        "Nada que cambiar: envía name, mute, locale, auto_forced o quiet_hours."
     ),
     "mu must be from {min} to {max}.": "mu debe estar entre {min} y {max}.",
     "sigma must be from {min} to {max}.": "sigma debe estar entre {min} y {max}.",

@@ -43,6 +43,7 @@ from domino.limits import (
 )
 from domino.service.names import offensive
 from domino.service.notices import NOTIFICATION_TYPES
+from domino.service.quiet import CLOCK_TIME, MAX_ZONE, QuietHours, zone
 from domino.service.values import (
     CEDE_LEAD,
     DRAW_TILE,
@@ -345,14 +346,54 @@ class RegisterDeviceBody(Request[RegisterDevice]):
     }
 
 
+def _clock_time(value: str) -> str:
+    if not CLOCK_TIME.fullmatch(value):
+        raise PydanticCustomError("clock_time", "a time of day is HH:MM")
+    return value
+
+
+def _zone_name(value: str) -> str:
+    if zone(value) is None:
+        raise PydanticCustomError("time_zone", "an IANA time zone, like Europe/Madrid")
+    return value
+
+
+def _window(value: dict[str, str]) -> QuietHours:
+    window = QuietHours.parse(value)
+    if window is None:  # each field passed: only an empty window is left
+        raise PydanticCustomError("empty_window", "a window ends at another time")
+    return window
+
+
+def quiet_hours_schema() -> cs.CoreSchema:
+    """``{"from": "22:00", "to": "08:00", "tz": "Europe/Madrid"}``: a daily window."""
+    clock = cs.no_info_after_validator_function(_clock_time, text(5, 5))
+    return cs.no_info_after_validator_function(
+        _window,
+        cs.typed_dict_schema(
+            {
+                "from": cs.typed_dict_field(clock),
+                "to": cs.typed_dict_field(clock),
+                "tz": cs.typed_dict_field(
+                    cs.no_info_after_validator_function(_zone_name, text(1, MAX_ZONE))
+                ),
+            },
+            extra_behavior="forbid",
+        ),
+    )
+
+
 class UpdateMeBody(Request[ChangeName]):
     COMMAND = ChangeName
     name: str | None
     mute: list[str] | None
     locale: str | None
     auto_forced: bool | None
+    quiet_hours: QuietHours | None
     FIELDS = {
         "name": (optional(name_schema()), None),
+        # pushes held in a daily window of the player's time zone; null: none
+        "quiet_hours": (optional(quiet_hours_schema()), None),
         # forced moves made at once for the player (docs/api.md "Correspondence comfort")
         "auto_forced": (optional(cs.bool_schema(strict=True)), None),
         # the player's one language (inbox, sockets, pushes); null forgets it
@@ -378,20 +419,24 @@ class UpdateMeBody(Request[ChangeName]):
         if locale is None and "locale" in sent:
             locale = ""  # null: forget the chosen language
         auto_forced = getattr(body, "auto_forced", None)
+        quiet: QuietHours | None = getattr(body, "quiet_hours", None)
+        quiet_sent = "quiet_hours" in sent  # null: no quiet hours any more
         if (
             getattr(body, "name", None) is None
             and getattr(body, "mute", None) is None
             and locale is None
             and auto_forced is None
+            and not quiet_sent
         ):
             raise InvalidRequest(
-                "Nothing to change: send name, mute, locale or auto_forced.",
-                ["name", "mute", "locale", "auto_forced"],
+                "Nothing to change: send name, mute, locale, auto_forced or quiet_hours.",
+                ["name", "mute", "locale", "auto_forced", "quiet_hours"],
             )
         mute = getattr(body, "mute", None)
         # the order of NOTIFICATION_TYPES, each once
         muted = None if mute is None else tuple(t for t in NOTIFICATION_TYPES if t in mute)
-        return ChangeName(getattr(body, "name", None), muted, locale, auto_forced)
+        quiet_hours = (quiet.encoded() if quiet else "") if quiet_sent else None
+        return ChangeName(getattr(body, "name", None), muted, locale, auto_forced, quiet_hours)
 
 
 def _premove_move() -> cs.CoreSchema:

@@ -20,19 +20,22 @@ if TYPE_CHECKING:
     from domino.notify.sns import SnsPush
     from domino.notify.websocket import ApiGatewayConnections
     from domino.service.accounts import Accounts
-    from domino.service.devices import Devices
+    from domino.service.devices import Devices, PushChannel
     from domino.service.gestures import Gestures
     from domino.service.inbox import InboxQueries, Notifier
     from domino.service.live import LiveUpdates
     from domino.service.matchmaking import QuickMatch
     from domino.service.moderation import Moderation
     from domino.service.ports import Channel
+    from domino.service.quiet import QuietSummary
     from domino.service.ratings import RatingQueries
+    from domino.service.reach import ChangeReach
     from domino.service.safety import Safety
     from domino.service.tally import MatchTally
     from domino.service.timers import Timers, TurnTimers
     from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
+    from domino.store.quiet import DynamoHeld, Held
     from domino.store.ratings import DynamoRatings
 
 #: how long a command's answer is kept for a retry with its Idempotency-Key
@@ -63,6 +66,8 @@ def service() -> GameService:
     )
     # invitations and rematches refuse a blocked pair; safety's store is built on first use
     games.commands.blocked = lambda a, b: safety().blocked_between(a, b)
+    # a quiet window whose timer was lost: the sweep sends its summary
+    games.sweeper.quiet_ended = lambda player: quiet_summary().fire(player)
     return games
 
 
@@ -98,27 +103,76 @@ def inbox() -> InboxQueries:
 
 
 @lru_cache(maxsize=1)
-def notifier() -> Notifier:
-    from domino.service.devices import PushChannel
-    from domino.service.inbox import Notifier
-    from domino.service.reach import ChangeReach, ReachConnections, ReachDevices, player_locale
-    from domino.store.inbox import DynamoInbox
+def change_reach() -> ChangeReach:
+    """One query a player a change for both channels: their devices, sockets and notification
+    settings sort together (reset by the notifier at each change)."""
+    from domino.service.reach import ChangeReach
     from domino.store.reach import DynamoReach
 
+    return ChangeReach(DynamoReach(table()), service().commands.writes.clock)
+
+
+@lru_cache(maxsize=1)
+def push_channel() -> PushChannel:
+    from domino.service.devices import PushChannel
+    from domino.service.quiet import QuietHold, QuietHours
+    from domino.service.reach import ReachDevices, player_locale
+
     games = service().store
+    reach = change_reach()
+    hold = QuietHold(
+        lambda p: QuietHours.decoded(reach.of(p).quiet),  # read with the devices too
+        held_store(),
+        service().commands.writes.clock,
+        set_timer=quiet_timer if settings().timer_queue_url else None,
+    )
+    return PushChannel(
+        ReachDevices(device_store(), reach),
+        push(),
+        lambda p: len(games.games_on_turn(p)),
+        muted=lambda p: reach.of(p).muted,  # read with the devices, in the same query
+        locale=lambda p: player_locale(reach.of(p), None),
+        scheme=settings().app_url_scheme,
+        hold=hold.holds,
+    )
+
+
+@lru_cache(maxsize=1)
+def held_store() -> DynamoHeld:
+    from domino.store.quiet import DynamoHeld
+
+    return DynamoHeld(table())
+
+
+def quiet_timer(player: str, due: int) -> None:
+    """Have the end of the player's quiet window come back on the timers' queue."""
+    from domino.service.quiet import QUIET_TIMER
+    from domino.service.timers import Timer
+
+    timers().set(Timer(QUIET_TIMER, player, due))
+
+
+@lru_cache(maxsize=1)
+def quiet_summary() -> QuietSummary:
+    """The end of a quiet window: its timer's handler, and the sweep's when the timer was lost."""
+    from domino.service.quiet import QuietSummary
+
+    def send(held: Held) -> None:
+        change_reach().forget(held.player)  # this container's last read may be old
+        push_channel().summary(held)
+
+    return QuietSummary(held_store(), service().commands.writes.clock, send)
+
+
+@lru_cache(maxsize=1)
+def notifier() -> Notifier:
+    from domino.service.inbox import Notifier
+    from domino.service.reach import ReachConnections, player_locale
+    from domino.store.inbox import DynamoInbox
+
     clock = service().commands.writes.clock
-    # one query a player a change for both channels: their devices and sockets sort together
-    reach = ChangeReach(DynamoReach(table()), clock)
-    channels: list[Channel] = [
-        PushChannel(
-            ReachDevices(device_store(), reach),
-            push(),
-            lambda p: len(games.games_on_turn(p)),
-            muted=lambda p: reach.of(p).muted,  # read with the devices, in the same query
-            locale=lambda p: player_locale(reach.of(p), None),
-            scheme=settings().app_url_scheme,
-        )
-    ]
+    reach = change_reach()
+    channels: list[Channel] = [push_channel()]
     live_channel = None
     sockets = socket_gateway()
     if sockets is not None:
@@ -139,6 +193,7 @@ def timers() -> Timers:
     """The timers' queue (None without ``TIMER_QUEUE_URL``: then no timer is set, and a due
     one still fires) and the handler of each kind."""
     from domino.service.matchmaking import TICKET_TIMER
+    from domino.service.quiet import QUIET_TIMER
     from domino.service.timers import TURN, Timers
     from domino.store.timers import SqsTimerQueue
 
@@ -148,6 +203,7 @@ def timers() -> Timers:
     handlers = {
         TURN: games.sweeper.on_turn_timer,
         TICKET_TIMER: lambda timer: quick_match().on_timer(timer.key),
+        QUIET_TIMER: lambda timer: quiet_summary().fire(timer.key),
     }
     return Timers(queue, games.commands.writes.clock, handlers)
 

@@ -49,6 +49,7 @@ from domino.service.ports import (
     PushGateway,
     RatingStore,
 )
+from domino.service.quiet import QuietHours
 from domino.service.values import LEAVE, Caller, ChangeName
 from domino.store.accounts import Profile, ProfileDeleted
 
@@ -82,9 +83,10 @@ class Accounts:
         self.ratings = ratings  # the player's ratings leave the leaderboards with them
 
     def me(self, caller: Caller) -> dict[str, Any]:
-        """``{"player", "name", "mute", "locale", "auto_forced"}``: the name the player chose,
-        else the token's (as the tables show it: ``Player 1234`` for an offensive one), the
-        types not pushed, the language chosen and whether forced moves are made for them."""
+        """``{"player", "name", "mute", "locale", "auto_forced", "quiet_hours"}``: the name the
+        player chose, else the token's (as the tables show it: ``Player 1234`` for an offensive
+        one), the types not pushed, the language chosen, whether forced moves are made for them
+        and their quiet hours (``{"from", "to", "tz"}`` or null)."""
         profile = self._profile(caller)
         return self._answer(caller, profile.name if profile and profile.name else caller.name)
 
@@ -103,6 +105,7 @@ class Accounts:
             "mute": list(settings.muted),
             "locale": settings.locale,
             "auto_forced": settings.auto_forced,
+            "quiet_hours": quiet.json() if (quiet := QuietHours.decoded(settings.quiet)) else None,
         }
 
     def change_name(self, caller: Caller, command: ChangeName) -> dict[str, Any]:
@@ -130,6 +133,8 @@ class Accounts:
             self.accounts.set_locale(caller.player, command.locale or None, at)
         if command.auto_forced is not None:
             self.accounts.set_auto_forced(caller.player, command.auto_forced, at)
+        if command.quiet_hours is not None:
+            self.accounts.set_quiet_hours(caller.player, command.quiet_hours or None, at)
         return self._answer(caller, name)
 
     def delete(self, caller: Caller) -> None:

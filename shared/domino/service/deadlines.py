@@ -19,6 +19,7 @@ net for a timer lost on the way) and handles each the same way:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from domino.engine import DEFAULT_BUDGET_MS, choose_move
@@ -29,6 +30,8 @@ from domino.service.ports import GameStore
 from domino.service.values import Caller
 from domino.service.writes import Effect, WritePath
 from domino.store.records import Seat, due_time, remind_time
+
+GAME_PREFIX, PLAYER_PREFIX = "GAME#", "PLAYER#"
 
 if TYPE_CHECKING:
     from domino.service.timers import Timer
@@ -47,6 +50,7 @@ class SweepReport(NamedTuple):
     due: int  # games the index listed as due
     reminded: int
     timed_out: int
+    summaries: int = 0  # quiet hours' summary pushes sent (their timer lost)
 
 
 class Sweeper:
@@ -59,17 +63,24 @@ class Sweeper:
         self.store = store
         self.clock = clock
         self.writes = WritePath(store, clock, bot_budget_ms=bot_budget_ms)
+        #: player -> whether their quiet hours' summary was sent (wiring: ``QuietSummary.fire``)
+        self.quiet_ended: Callable[[str], bool] | None = None
 
     def sweep(self, limit: int = 1000) -> SweepReport:
         """Handle every game due by now (at most ``limit``, the most overdue first)."""
         now = int(self.clock())
-        due = self.store.due_games(now, limit)
-        reminded = timed_out = 0
-        for game_id in due:
-            outcome = self.handle(game_id)
+        due = self.store.due_keys(now, limit)
+        reminded = timed_out = summaries = 0
+        for key in due:
+            if key.startswith(PLAYER_PREFIX):
+                # a quiet window ended and its timer was lost: the summary push goes now
+                quiet_ended = self.quiet_ended
+                summaries += bool(quiet_ended and quiet_ended(key.removeprefix(PLAYER_PREFIX)))
+                continue
+            outcome = self.handle(key.removeprefix(GAME_PREFIX))
             reminded += outcome == "reminded"
             timed_out += outcome == "timed_out"
-        return SweepReport(len(due), reminded, timed_out)
+        return SweepReport(len(due), reminded, timed_out, summaries)
 
     def on_turn_timer(self, timer: Timer) -> str | None:
         """A turn's timer came due (``domino.service.timers``): handle the game as the sweep

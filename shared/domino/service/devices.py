@@ -17,18 +17,19 @@ more: never a tile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from domino.engine.errors import InvalidInput
 from domino.limits import DEVICE_ID, MAX_DEVICES
 from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
 from domino.service.ports import AccountStore, DeviceStore, PushGateway
-from domino.service.texts import language_of, preset_name, text
+from domino.service.texts import language_of, preset_name, summary_text, text
 from domino.service.values import Caller, RegisterDevice
 from domino.store.devices import ClaimLost, Device
 from domino.store.errors import Unavailable
 from domino.store.inbox import Note
+from domino.store.quiet import Held
 
 Platform = Literal["apns", "apns_sandbox", "fcm"]
 PLATFORMS: tuple[Platform, ...] = ("apns", "apns_sandbox", "fcm")
@@ -157,6 +158,7 @@ class PushChannel:
         muted: Callable[[str], tuple[str, ...]] | None = None,
         locale: Callable[[str], str | None] | None = None,
         scheme: str = DEFAULT_URL_SCHEME,
+        hold: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.devices = devices
         self.push = push
@@ -165,6 +167,8 @@ class PushChannel:
         #: player -> their locale, for devices that have none of their own (no token here)
         self.locale = locale or (lambda _player: None)
         self.scheme = scheme  # the app's URL scheme (template.yaml AppUrlScheme)
+        #: (player, game) -> whether the player's quiet hours hold the push now (holding it)
+        self.hold = hold
 
     def reaches(self, note: Note) -> bool:
         return bool(self.devices.of_player(note.player))
@@ -175,6 +179,8 @@ class PushChannel:
             return False
         if self.muted is not None and note.type in self.muted(note.player):
             return True  # settled: the player chose not to be pushed this type
+        if self.hold is not None and self.hold(note.player, note.game):
+            return True  # settled: held through quiet hours, summed up when they end
         badge = self.awaiting(note.player)
         for device in devices:
             # one notification shown per game: the next replaces it, a repeat shows once
@@ -197,6 +203,18 @@ class PushChannel:
                     note.game,
                 )
         return True
+
+    def summary(self, held: Held) -> None:
+        """The push that ends a quiet window: one to each device of the player (none without
+        a device), saying how many games await their move now."""
+        devices = self.devices.of_player(held.player)
+        if not devices:
+            return
+        awaiting = self.awaiting(held.player)
+        for device in devices:
+            language = device.locale or self.locale(held.player) or ""
+            summary = summary_message(device, awaiting, len(held.games), language, self.scheme)
+            self.push.publish(device.endpoint, summary, SUMMARY)
 
     def revive(self, device: Device) -> Device | None:
         """A new endpoint for a device whose endpoint was deleted, while the device still owns
@@ -246,7 +264,6 @@ def message(
     title, body = text(note.type, language, note.preset, note.detail, note.by, note.move)
     category, channel = PUSH_KINDS.get(note.type, (note.type.upper(), "games"))
     key = note.type.upper()
-    urgent = note.type in TIME_SENSITIVE or note.urgent
     body_key, args = body_localisation(note, language)
     data = {
         "game": note.game,
@@ -254,46 +271,95 @@ def message(
         "type": note.type,
         "url": f"{scheme}://games/{note.game}",
     }
+    shown = Shown(title, body, f"{key}_TITLE", body_key, args, category, channel, note.game)
+    return payload(
+        device, shown, badge, data, note.type in TIME_SENSITIVE or note.urgent, note.type in URGENT
+    )
+
+
+#: the summary push of a quiet window: its type, category and channel
+SUMMARY = "quiet_summary"
+
+
+def summary_message(
+    device: Device, awaiting: int, games: int, language: str, scheme: str = DEFAULT_URL_SCHEME
+) -> dict[str, Any]:
+    """The SNS message that sums up a quiet window for ``device``: the games awaiting the
+    player's move (the badge too), else how many games had news; it opens the app's list."""
+    title, body = summary_text(language_of(language), awaiting, games)
+    kind = "await" if awaiting else "news"
+    count = awaiting or games
+    key = SUMMARY.upper()
+    body_key = f"{key}_{kind.upper()}_BODY"
+    shown = Shown(title, body, f"{key}_TITLE", body_key, [str(count)], key, "turns", SUMMARY)
+    data = {"type": SUMMARY, "url": f"{scheme}://games"}
+    return payload(device, shown, awaiting, data, False, False)
+
+
+class Shown(NamedTuple):
+    """What a push shows: its text, localisation keys, category and channel, and the thread
+    (and Android tag) that groups it."""
+
+    title: str
+    body: str
+    title_key: str
+    body_key: str
+    args: list[str]
+    category: str
+    channel: str
+    thread: str
+
+
+def payload(
+    device: Device,
+    shown: Shown,
+    badge: int,
+    data: dict[str, str],
+    time_sensitive: bool,
+    urgent: bool,
+) -> dict[str, Any]:
+    """The SNS message of ``shown`` in ``device``'s platform's format (APNs ``aps`` or FCM HTTP
+    v1), with ``data`` beside it."""
     aps = {
         "alert": {
-            "title": title,
-            "body": body,
-            "title-loc-key": f"{key}_TITLE",
-            "loc-key": body_key,
-            "loc-args": args,
+            "title": shown.title,
+            "body": shown.body,
+            "title-loc-key": shown.title_key,
+            "loc-key": shown.body_key,
+            "loc-args": shown.args,
         },
         "badge": badge,
         "sound": "default",
-        "thread-id": note.game,
-        "category": category,
+        "thread-id": shown.thread,
+        "category": shown.category,
         # your_turn too in a game of turns under an hour (``urgent``)
-        "interruption-level": "time-sensitive" if urgent else "active",
+        "interruption-level": "time-sensitive" if time_sensitive else "active",
     }
     if device.platform == "fcm":
-        payload: dict[str, Any] = {
+        body: dict[str, Any] = {
             "fcmV1Message": {
                 "message": {
-                    "notification": {"title": title, "body": body},
+                    "notification": {"title": shown.title, "body": shown.body},
                     "data": data,
                     "android": {
-                        "collapse_key": note.game,
-                        "priority": "high" if note.type in URGENT else "normal",
+                        "collapse_key": shown.thread,
+                        "priority": "high" if urgent else "normal",
                         "notification": {
-                            "tag": note.game,
-                            "channel_id": channel,
+                            "tag": shown.thread,
+                            "channel_id": shown.channel,
                             "notification_count": badge,
-                            "title_loc_key": f"{key}_TITLE",
-                            "body_loc_key": body_key,
-                            "body_loc_args": args,
+                            "title_loc_key": shown.title_key,
+                            "body_loc_key": shown.body_key,
+                            "body_loc_args": shown.args,
                         },
                     },
                     "apns": {
-                        "headers": {"apns-priority": "10" if note.type in URGENT else "5"},
+                        "headers": {"apns-priority": "10" if urgent else "5"},
                         "payload": {"aps": aps, **data},
                     },
                 }
             }
         }
     else:
-        payload = {"aps": aps, **data}
-    return {"default": body, SNS_KEYS[device.platform]: payload}
+        body = {"aps": aps, **data}
+    return {"default": shown.body, SNS_KEYS[device.platform]: body}

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from domino.store.connections import Ledger
     from domino.store.devices import Device, Owner
     from domino.store.inbox import Note
+    from domino.store.quiet import Held
     from domino.store.ratings import PlayerItems, Ranked, Rating, RatingChange, StatsChange
     from domino.store.reach import Reach
     from domino.store.replies import StoredReply
@@ -75,8 +76,9 @@ class GameStore(Protocol):
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]: ...
 
-    def due_games(self, now: int, limit: int) -> list[str]:
-        """Ids of the games the sweeper must look at by ``now`` (most overdue first)."""
+    def due_keys(self, now: int, limit: int) -> list[str]:
+        """The partition keys the sweeper must look at by ``now``, most overdue first: games
+        (``GAME#<id>``) and players whose quiet hours held pushes (``PLAYER#<id>``)."""
         ...
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
@@ -327,6 +329,20 @@ class SocketAdmissions(ConnectionStore, Protocol):
     ) -> None: ...
 
 
+class HeldStore(Protocol):
+    """The pushes a player's quiet hours hold (``domino.store.quiet.DynamoHeld``)."""
+
+    def hold(self, player: str, game: str, until: int) -> bool:
+        """Keep ``game`` among the player's held ones until ``until``; whether ``until`` is
+        new to the item (a timer must be set for it)."""
+        ...
+
+    def release(self, player: str, now: int) -> Held | None:
+        """Take the player's held item if its window ended by ``now`` (one caller gets it);
+        None when there is none, or it is still being held."""
+        ...
+
+
 class ReachStore(Protocol):
     """A player's devices and open sockets read together (``domino.store.reach``)."""
 
@@ -375,6 +391,8 @@ class AccountStore(Protocol):
     def set_locale(self, player: str, locale: str | None, at: int) -> None: ...
 
     def set_auto_forced(self, player: str, on: bool, at: int) -> None: ...
+
+    def set_quiet_hours(self, player: str, quiet: str | None, at: int) -> None: ...
 
     def mark_deleted(self, player: str, at: int) -> None: ...
 

@@ -72,6 +72,40 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+#: the push that sums up what a player's quiet hours held (service/quiet.py): {count} games
+#: await their move, else {count} games had news; (title, body, body when one game)
+SUMMARY_TEXTS: dict[str, dict[str, tuple[str, str, str]]] = {
+    "await": {
+        "es": (
+            "Mientras descansabas",
+            "{count} partidas esperan tu jugada.",
+            "Una partida espera tu jugada.",
+        ),
+        "en": ("While you were away", "{count} games await your move.", "A game awaits your move."),
+    },
+    "news": {
+        "es": (
+            "Mientras descansabas",
+            "Hay novedades en {count} de tus partidas.",
+            "Hay novedades en una de tus partidas.",
+        ),
+        "en": (
+            "While you were away",
+            "{count} of your games have news.",
+            "One of your games has news.",
+        ),
+    },
+}
+
+
+def summary_text(language: Language, awaiting: int, games: int) -> tuple[str, str]:
+    """The title and body of the summary of a quiet window: the games awaiting the player's
+    move now, else the games whose notifications waited."""
+    kind, count = ("await", awaiting) if awaiting else ("news", games)
+    title, many, one = SUMMARY_TEXTS[kind][language if language in LANGUAGES else DEFAULT_LANGUAGE]
+    return title, one if count == 1 else many.format(count=count)
+
+
 #: how a move is told, before the type's own text: {by} is the player's name, {tile} the tile
 MOVE_TEXTS: dict[str, dict[str, str]] = {
     "play": {"es": "{by} jugó el {tile}.", "en": "{by} played {tile}."},

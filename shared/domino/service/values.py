@@ -107,6 +107,8 @@ class ChangeName(NamedTuple):
     locale: str | None = None
     #: whether a turn with only one thing to do is played for them at once
     auto_forced: bool | None = None
+    #: their quiet hours, encoded (``domino.service.quiet.QuietHours``); "" ends them
+    quiet_hours: str | None = None
 
 
 class SendEmote(NamedTuple):

@@ -189,6 +189,10 @@ class DynamoAccounts:
         """Whether a turn with one thing to do is played for the player at once."""
         self._set(player, at, "auto_forced", True if on else None)
 
+    def set_quiet_hours(self, player: str, quiet: str | None, at: int) -> None:
+        """The player's quiet hours, encoded (None: none, every push sent at once)."""
+        self._set(player, at, "quiet", quiet)
+
     def _set(self, player: str, at: int, attribute: str, value: str | bool | None) -> None:
         values: dict[str, Any] = {":at": at}
         update = "SET changed = :at"
@@ -257,6 +261,8 @@ class NoticeSettings(NamedTuple):
     muted: tuple[str, ...] = ()  # the types not pushed
     locale: str | None = None  # their language (None: their devices' or token's)
     auto_forced: bool = False  # a turn with one thing to do is played for them at once
+    #: their quiet hours, ``22:00 08:00 Europe/Madrid`` (``domino.service.quiet.QuietHours``)
+    quiet: str | None = None
 
 
 def notice_settings(item: dict[str, Any] | None) -> NoticeSettings:
@@ -266,4 +272,6 @@ def notice_settings(item: dict[str, Any] | None) -> NoticeSettings:
     types = item.get("types", {}).get("S")
     locale = item.get("locale", {}).get("S")
     auto_forced = bool(item.get("auto_forced", {}).get("BOOL", False))
-    return NoticeSettings(tuple(types.split(",")) if types else (), locale or None, auto_forced)
+    quiet = item.get("quiet", {}).get("S")
+    muted = tuple(types.split(",")) if types else ()
+    return NoticeSettings(muted, locale or None, auto_forced, quiet or None)

@@ -472,9 +472,10 @@ class DynamoGameStore:
 
     # ------------------------------------------------------------------ deadlines
 
-    def due_games(self, now: int, limit: int) -> list[str]:
-        """Ids of the games due by ``now`` in the by_due index, most overdue first: every
-        partition queried at once (the index is spread over DUE_SHARDS partitions)."""
+    def due_keys(self, now: int, limit: int) -> list[str]:
+        """The keys due by ``now`` in the by_due index (games; players' held pushes), most
+        overdue first: every partition queried at once (the index is spread over DUE_SHARDS
+        partitions)."""
 
         def shard(number: int) -> list[tuple[int, str]]:
             items = self._query(
@@ -485,12 +486,12 @@ class DynamoGameStore:
             )
             found = []
             for item in itertools.islice(items, limit):
-                found.append((int(item["due"]["N"]), item["pk"]["S"].removeprefix("GAME#")))
+                found.append((int(item["due"]["N"]), item["pk"]["S"]))
             return found
 
         with ThreadPoolExecutor(max_workers=min(DUE_SHARDS, 16)) as pool:
             due = sorted(itertools.chain.from_iterable(pool.map(shard, range(DUE_SHARDS))))
-        return [game_id for _, game_id in due[:limit]]
+        return [key for _, key in due[:limit]]
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
         """``reminded`` = the version, if the game is still at it; the version stays, so a move

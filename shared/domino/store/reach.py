@@ -24,6 +24,7 @@ class Reach(NamedTuple):
     expired: tuple[str, ...] = ()  # connections whose token has expired: to close
     muted: tuple[str, ...] = ()  # notification types not pushed (PATCH /me {"mute"})
     locale: str | None = None  # the language chosen with PATCH /me {"locale"}
+    quiet: str | None = None  # their quiet hours (PATCH /me {"quiet_hours"}), encoded
 
 
 class DynamoReach:
@@ -52,4 +53,11 @@ class DynamoReach:
                     ended.append(connection(item)[0])
                 else:
                     sockets.append(connection(item))
-        return Reach(newest_first(devices), sockets, tuple(ended), settings.muted, settings.locale)
+        return Reach(
+            newest_first(devices),
+            sockets,
+            tuple(ended),
+            settings.muted,
+            settings.locale,
+            settings.quiet,
+        )
