@@ -25,6 +25,7 @@ from rich.text import Text
 
 from domino_cli import config, live, oauth, render
 from domino_cli.api import Api, ApiError, NetworkError, game_path
+from domino_cli.comfort import premove_move, quiet_hours
 
 
 class Emote(StrEnum):
@@ -381,15 +382,32 @@ def settings(
             help="Have a turn with one thing to do (one tile, a draw, a pass) made at once.",
         ),
     ] = None,
+    quiet: Annotated[
+        str | None,
+        typer.Option(
+            "--quiet",
+            metavar="FROM-TO",
+            help="Hold pushes between these local times (22:00-08:00): one sums up at the end.",
+        ),
+    ] = None,
+    tz: Annotated[
+        str | None,
+        typer.Option(help="Your IANA time zone for --quiet (Europe/Madrid); default: this one."),
+    ] = None,
+    no_quiet: Annotated[bool, typer.Option("--no-quiet", help="No quiet hours.")] = False,
     as_json: AsJson = False,
 ) -> None:
     """Your settings; an option changes it (PATCH /me)."""
     client = api()
+    change: dict[str, Any] = {}
+    if auto_forced is not None:
+        change["auto_forced"] = auto_forced
+    if no_quiet:
+        change["quiet_hours"] = None
+    elif quiet is not None:
+        change["quiet_hours"] = quiet_hours(quiet, tz)
     with reported():
-        if auto_forced is None:
-            answer = client.get("/me")
-        else:
-            answer = client.request("PATCH", "/me", {"auto_forced": auto_forced})
+        answer = client.request("PATCH", "/me", change) if change else client.get("/me")
     if as_json:
         print_json(answer)
     else:
@@ -587,23 +605,6 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
     with reported():
         view = client.post(f"{game_path(game)}/pass", {}, if_match=if_match)
     show_view(view, as_json)
-
-
-def premove_move(spec: str) -> dict[str, Any]:
-    """``SEAT:play:TILE[:END]``, ``SEAT:draw`` or ``SEAT:pass`` as a line's move."""
-    parts = spec.split(":")
-    if len(parts) < 2 or not parts[0].isdigit() or parts[1] not in ("play", "draw", "pass"):
-        raise typer.BadParameter(f"{spec!r}: write SEAT:play:TILE[:END], SEAT:draw or SEAT:pass")
-    move: dict[str, Any] = {"seat": int(parts[0]), "action": parts[1]}
-    if parts[1] == "play":
-        if len(parts) not in (3, 4):
-            raise typer.BadParameter(f"{spec!r}: a play is SEAT:play:TILE[:END]")
-        move["tile"] = parts[2]
-        if len(parts) == 4:
-            move["end"] = parts[3]
-    elif len(parts) != 2:
-        raise typer.BadParameter(f"{spec!r}: a draw or a pass names no tile")
-    return move
 
 
 @app.command(context_settings=TAKES_A_GAME_ID)

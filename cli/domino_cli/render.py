@@ -252,6 +252,11 @@ def render_settings(console: Console, me: Mapping[str, Any]) -> None:
     console.print(f"{me['name']} ({me['player']})")
     state = "on" if me.get("auto_forced") else "off"
     console.print(f"Forced moves made for you at once: {state}")
+    quiet = me.get("quiet_hours")
+    if quiet:
+        console.print(f"Quiet hours: {quiet['from']} to {quiet['to']} ({quiet['tz']})")
+    else:
+        console.print("Quiet hours: none")
 
 
 def describe_move(move: Mapping[str, Any]) -> str:

@@ -46,6 +46,42 @@ def test_forced_moves_ticked_in_the_lobby_are_made_for_the_player(
         context.close()
 
 
+def test_quiet_hours_set_in_the_lobby_keep_this_browsers_time_zone(
+    runtime: Runtime, browser: Any, tmp_path: Path
+) -> None:
+    people = Players(runtime, "oto")
+    (oto,) = people.ids
+    context = browser.new_context(viewport=DESKTOP, locale="es-ES", timezone_id="Asia/Tokyo")
+    try:
+        page = context.new_page()
+        sign_in(page, runtime.base, oto)
+        page.wait_for_selector("#settings #quiet-on:not([disabled])")
+        assert not page.is_checked("#quiet-on") and page.is_disabled("#quiet-from")
+        page.check("#quiet-on")
+        page.wait_for_selector("#settings-saved:not([hidden])")
+        page.wait_for_selector("#quiet-from:not([disabled])")
+        page.fill("#quiet-from", "23:30")
+        expected = {"from": "23:30", "to": "08:00", "tz": "Asia/Tokyo"}
+        for _ in range(50):  # the PATCH of the last change lands
+            if people.ok(oto, "GET", "/me")["quiet_hours"] == expected:
+                break
+            page.wait_for_timeout(100)
+        assert people.ok(oto, "GET", "/me")["quiet_hours"] == expected
+        page.screenshot(path=tmp_path / "03-quiet-hours.png", full_page=True)
+        page.reload()
+        page.wait_for_selector("#settings #quiet-on:not([disabled])")
+        assert page.is_checked("#quiet-on") and page.input_value("#quiet-from") == "23:30"
+        assert page.inner_text("#quiet-tz") == "Asia/Tokyo"
+        page.uncheck("#quiet-on")
+        for _ in range(50):
+            if people.ok(oto, "GET", "/me")["quiet_hours"] is None:
+                break
+            page.wait_for_timeout(100)
+        assert people.ok(oto, "GET", "/me")["quiet_hours"] is None
+    finally:
+        context.close()
+
+
 def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_move(
     runtime: Runtime, browser: Any, tmp_path: Path
 ) -> None:

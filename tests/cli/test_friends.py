@@ -216,6 +216,17 @@ def test_settings_turn_forced_moves_on_and_off(runtime: Runtime, tmp_path: Path)
     assert as_json(ana, "settings", "--no-auto-forced")["auto_forced"] is False
 
 
+def test_settings_set_and_end_quiet_hours(runtime: Runtime, tmp_path: Path) -> None:
+    _, (ana,) = people(runtime, tmp_path, "ana")
+    assert "Quiet hours: none" in ana.run("settings").stdout
+    quiet = as_json(ana, "settings", "--quiet", "22:00-08:00", "--tz", "Europe/Madrid")
+    assert quiet["quiet_hours"] == {"from": "22:00", "to": "08:00", "tz": "Europe/Madrid"}
+    assert "Quiet hours: 22:00 to 08:00 (Europe/Madrid)" in ana.run("settings").stdout
+    bad = ana.run("settings", "--quiet", "22:00-08:00", "--tz", "Mars/Olympus", expect=1)
+    assert bad.stderr.startswith("error invalid_request"), bad.output
+    assert as_json(ana, "settings", "--no-quiet")["quiet_hours"] is None
+
+
 def test_a_premove_from_the_terminal_is_played_when_its_line_matches(
     runtime: Runtime, tmp_path: Path
 ) -> None:
