@@ -239,6 +239,7 @@ def rearm_turn_timers(
     it fires."""
     from domino.service.quiet import QUIET_TIMER
     from domino.service.timers import TURN, Timer, Timers
+    from domino.service.vacations import VACATION_TIMER
     from domino.store.records import DUE_SHARDS
 
     url = queues.urls.get(queue)
@@ -253,13 +254,14 @@ def rearm_turn_timers(
             IndexName="by_due",
             KeyConditionExpression="due_shard = :s",
             ExpressionAttributeValues={":s": {"S": str(shard)}},
-            ProjectionExpression="pk, due",
+            ProjectionExpression="pk, sk, due",
         )
         for page in pages:
             for item in page["Items"]:
                 key, due = item["pk"]["S"], int(item["due"]["N"])
                 if key.startswith("PLAYER#"):
-                    timers.set(Timer(QUIET_TIMER, key.removeprefix("PLAYER#"), due))
+                    kind = VACATION_TIMER if item["sk"]["S"] == "VACATION" else QUIET_TIMER
+                    timers.set(Timer(kind, key.removeprefix("PLAYER#"), due))
                 else:
                     timers.set(Timer(TURN, key.removeprefix("GAME#"), due))
                 armed += 1

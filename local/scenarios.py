@@ -121,6 +121,24 @@ def offered_the_lead(harness: Harness, game: str) -> None:
     assert created["id"] == game
 
 
+def a_week_ahead() -> dict[str, Any]:
+    """``PUT /me/vacation``'s body: away for a week from now (the handlers' clock)."""
+    from domino.api.wiring import service
+    from domino.store.records import iso
+
+    return {"until": iso(int(service().commands.writes.clock()) + 7 * 24 * 3600)}
+
+
+def on_vacation(harness: Harness, _game: str) -> None:
+    """peggy, whose vacation events/vacation.delete.json ends early, is away for a week."""
+    send(harness, "peggy", "PUT", "/me/vacation", a_week_ahead())
+
+
+#: events whose body holds a time that must lie ahead when it is replayed: the body sent
+#: instead of the file's (whose time is only an example of the shape)
+TIMED_BODIES: dict[str, Callable[[], dict[str, Any]]] = {"vacation.json": a_week_ahead}
+
+
 #: per events/ file, what must exist before it is replayed
 def reported_player(harness: Harness, _game: str) -> None:
     """alice, whom events/safety.report.json reports, waits for a player in a game of hers."""
@@ -144,6 +162,7 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "safety.report.json": reported_player,  # bob reports alice's name
     "decline.json": invited_game,  # bob declines
     "rematch.json": finished_game,  # alice asks for a rematch
+    "vacation.delete.json": on_vacation,  # peggy comes back early
 }
 
 
@@ -155,7 +174,11 @@ def fixed_game_id(game: str) -> Iterator[None]:
 
 
 def prepare(harness: Harness, event_file: Path, event: dict[str, Any]) -> str | None:
-    """Make what ``event_file``'s event needs; the scenario's first line (None: nothing)."""
+    """Make what ``event_file``'s event needs; the scenario's first line (None: nothing). An
+    event with a time that must lie ahead gets its body made now (``TIMED_BODIES``)."""
+    timed = TIMED_BODIES.get(event_file.name)
+    if timed is not None:
+        event["body"] = json.dumps(timed())
     setup = SETUP.get(event_file.name)
     if setup is None:
         return None

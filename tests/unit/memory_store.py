@@ -165,12 +165,12 @@ class MemoryGameStore:
 
     # ------------------------------------------------------------------ deadlines
 
-    def due_keys(self, now: int, limit: int) -> list[str]:
+    def due_keys(self, now: int, limit: int) -> list[tuple[str, str]]:
         with self.lock:
             due = sorted(
                 (i["due"], i["pk"]) for i in self.items.values() if i.get("due", now + 1) <= now
             )
-        return [pk for _, pk in due[:limit]]
+        return [(pk, "GAME") for _, pk in due[:limit]]
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
         with self.lock:

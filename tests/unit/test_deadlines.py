@@ -67,15 +67,15 @@ def test_nothing_is_due_before_its_time() -> None:
     game = table.duel()
     assert table.view(game)["deadline"] is not None
     table.clock.advance(0.79 * HOUR)
-    assert table.service.sweeper.sweep() == (0, 0, 0, 0)
+    assert table.service.sweeper.sweep() == (0, 0, 0, 0, 0)
 
 
 def test_the_player_on_turn_is_reminded_once_at_80_percent() -> None:
     table = Table()
     game = table.duel()  # bob is on turn
     table.clock.advance(0.8 * HOUR)
-    assert table.service.sweeper.sweep() == (1, 1, 0, 0)
-    assert table.service.sweeper.sweep() == (0, 0, 0, 0)  # due again only at the deadline
+    assert table.service.sweeper.sweep() == (1, 1, 0, 0, 0)
+    assert table.service.sweeper.sweep() == (0, 0, 0, 0, 0)  # due again only at the deadline
     table.drain()
     assert table.told("bob") == ["reminder"] and "reminder" not in table.told("alice")
     record = table.store.load(game)
@@ -86,7 +86,7 @@ def test_auto_plays_the_turn_for_the_late_player() -> None:
     table = Table()
     game = table.duel()
     table.clock.advance(HOUR + 1)
-    assert table.service.sweeper.sweep() == (1, 0, 1, 0)
+    assert table.service.sweeper.sweep() == (1, 0, 1, 0, 0)
     view = table.view(game)
     assert view["board"]["tiles"][0] == {"tile": "6-6", "seat": 1, "end": None}
     assert view["turn"] == 0 and not view["seats"][1]["bot"]  # the seat stays bob's
@@ -143,7 +143,7 @@ def test_a_move_racing_the_sweeper_exactly_one_wins() -> None:
         table.service.commands.move(BOB, game, MakeMove("play", "6-6"), None)
 
     table.store.before_save = bob_first
-    assert table.service.sweeper.sweep() == (1, 0, 0, 0)
+    assert table.service.sweeper.sweep() == (1, 0, 0, 0, 0)
     moves = table.service.queries.moves(ALICE, game, 0).moves
     assert [m["action"] for m in moves] == ["play"]  # bob's own play, no timeout
 

@@ -55,6 +55,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "already_searching": 409,
     "already_matched": 409,
     "already_nudged": 409,
+    "vacation_exhausted": 422,
     "match_not_over": 409,
     "version_mismatch": 412,
     "payload_too_large": 413,

@@ -165,6 +165,10 @@ SPANISH: dict[str, str] = {
     "You block at most {max} players.": "Puedes bloquear como mucho a {max} jugadores.",
     "player is not a player id.": "player no es un id de jugador.",
     "You cannot nudge yourself: it is your turn.": ("No puedes dar un toque a nadie: es tu turno."),
+    "That vacation is longer than the {days_left} days you have left.": (
+        "Esas vacaciones son más largas que los {days_left} días que te quedan."
+    ),
+    "until must be a time in the future.": "until debe ser un momento futuro.",
     "This turn's player has been nudged already.": (
         "Ya se ha dado un toque al jugador de este turno."
     ),

@@ -564,10 +564,10 @@ RFC_3339 = re.compile(
 )
 
 
-def utc_second(value: str, field: str) -> str:
-    """An RFC 3339 time as ``updated_at``'s form (``2026-11-30T12:00:00Z``): in UTC, to the
-    second below (times are kept in whole seconds, so "after 12:00:00.5" is "after 12:00:00");
-    a leap second reads as the second before it. Anything else is 400 naming ``field``."""
+def rfc_3339(value: str) -> datetime:
+    """An RFC 3339 time, in UTC, to the second below (times are kept in whole seconds, so
+    "after 12:00:00.5" is "after 12:00:00"); a leap second reads as the second before it.
+    ``ValueError`` for anything else."""
     found = RFC_3339.fullmatch(value)
     try:
         if found is None:
@@ -577,8 +577,39 @@ def utc_second(value: str, field: str) -> str:
         if offset >= timedelta(hours=24) or int(found[9] or 0) > 59:
             raise ValueError(value)
         local = datetime(year, month, day, hour, minute, min(second, 59), tzinfo=UTC)
-        moment = local - offset if found[7] == "+" else local + offset
-    except (ValueError, OverflowError):
+        return local - offset if found[7] == "+" else local + offset
+    except OverflowError:
+        raise ValueError(value) from None
+
+
+def utc_second(value: str, field: str) -> str:
+    """An RFC 3339 time as ``updated_at``'s form (``2026-11-30T12:00:00Z``); anything else is
+    400 naming ``field``."""
+    try:
+        moment = rfc_3339(value)
+    except ValueError:
         template = VALIDATION["datetime_from_date_parsing"]  # "... a time like 2026-..."
         raise InvalidRequest.of([(template, {"field": field})], [f"query.{field}"]) from None
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _epoch(value: str) -> int:
+    try:
+        return int(rfc_3339(value).timestamp())
+    except ValueError:
+        raise PydanticCustomError(
+            "datetime_from_date_parsing", "a time like 2026-11-30T12:00:00Z"
+        ) from None
+
+
+class VacationBody(Request[int]):
+    """``PUT /me/vacation``: ``until``, an RFC 3339 time (whether it lies ahead, and within
+    the budget, is the service's check)."""
+
+    until: int
+    FIELDS = {"until": (cs.no_info_after_validator_function(_epoch, text(20, 40)), _REQUIRED)}
+
+    @classmethod
+    def parse(cls, raw: str | None) -> int:
+        until: int = getattr(cls.validate(raw), "until")  # noqa: B009
+        return until

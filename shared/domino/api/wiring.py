@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from domino.service.safety import Safety
     from domino.service.tally import MatchTally
     from domino.service.timers import Timers, TurnTimers
+    from domino.service.vacations import Vacations
     from domino.store.connections import DynamoConnections
     from domino.store.devices import DynamoDevices
     from domino.store.quiet import DynamoHeld, Held
@@ -66,8 +67,11 @@ def service() -> GameService:
     )
     # invitations and rematches refuse a blocked pair; safety's store is built on first use
     games.commands.blocked = lambda a, b: safety().blocked_between(a, b)
-    # a quiet window whose timer was lost: the sweep sends its summary
-    games.sweeper.quiet_ended = lambda player: quiet_summary().fire(player)
+    # a quiet window or a vacation whose timer was lost: the sweep ends it
+    games.sweeper.player_due = {
+        "HELD": lambda player: quiet_summary().fire(player),
+        "VACATION": lambda player: vacations().on_end(player),
+    }
     return games
 
 
@@ -153,6 +157,30 @@ def quiet_timer(player: str, due: int) -> None:
 
 
 @lru_cache(maxsize=1)
+def vacations() -> Vacations:
+    """``/me/vacation``, and a vacation's end (its timer, the sweep)."""
+    from domino.service.timers import Timer
+    from domino.service.vacations import VACATION_TIMER, Vacations
+    from domino.store.vacations import DynamoVacations
+
+    games = service()
+    set_timer = None
+    if settings().timer_queue_url:
+
+        def set_timer(player: str, until: int) -> None:
+            timers().set(Timer(VACATION_TIMER, player, until))
+
+    return Vacations(
+        DynamoVacations(table()),
+        games.store,
+        games.commands.writes,
+        account_store().game_ids,
+        games.commands.writes.clock,
+        set_timer,
+    )
+
+
+@lru_cache(maxsize=1)
 def quiet_summary() -> QuietSummary:
     """The end of a quiet window: its timer's handler, and the sweep's when the timer was lost."""
     from domino.service.quiet import QuietSummary
@@ -195,6 +223,7 @@ def timers() -> Timers:
     from domino.service.matchmaking import TICKET_TIMER
     from domino.service.quiet import QUIET_TIMER
     from domino.service.timers import TURN, Timers
+    from domino.service.vacations import VACATION_TIMER
     from domino.store.timers import SqsTimerQueue
 
     games = service()
@@ -204,6 +233,7 @@ def timers() -> Timers:
         TURN: games.sweeper.on_turn_timer,
         TICKET_TIMER: lambda timer: quick_match().on_timer(timer.key),
         QUIET_TIMER: lambda timer: quiet_summary().fire(timer.key),
+        VACATION_TIMER: lambda timer: vacations().on_end(timer.key),
     }
     return Timers(queue, games.commands.writes.clock, handlers)
 

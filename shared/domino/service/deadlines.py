@@ -29,7 +29,9 @@ from domino.service.loaded import Game, load_game
 from domino.service.ports import GameStore
 from domino.service.values import Caller
 from domino.service.writes import Effect, WritePath
+from domino.store.quiet import HELD_SK
 from domino.store.records import Seat, due_time, remind_time
+from domino.store.vacations import VACATION_SK
 
 GAME_PREFIX, PLAYER_PREFIX = "GAME#", "PLAYER#"
 
@@ -51,6 +53,7 @@ class SweepReport(NamedTuple):
     reminded: int
     timed_out: int
     summaries: int = 0  # quiet hours' summary pushes sent (their timer lost)
+    vacations: int = 0  # vacations ended (their timer lost)
 
 
 class Sweeper:
@@ -63,24 +66,30 @@ class Sweeper:
         self.store = store
         self.clock = clock
         self.writes = WritePath(store, clock, bot_budget_ms=bot_budget_ms)
-        #: player -> whether their quiet hours' summary was sent (wiring: ``QuietSummary.fire``)
-        self.quiet_ended: Callable[[str], bool] | None = None
+        #: what ends when a player's item is due, by its sort key: their quiet hours (``HELD``:
+        #: ``QuietSummary.fire``), their vacation (``VACATION``: ``Vacations.on_end``); each
+        #: says whether it did something (set by the wiring)
+        self.player_due: dict[str, Callable[[str], bool]] = {}
 
     def sweep(self, limit: int = 1000) -> SweepReport:
         """Handle every game due by now (at most ``limit``, the most overdue first)."""
         now = int(self.clock())
         due = self.store.due_keys(now, limit)
-        reminded = timed_out = summaries = 0
-        for key in due:
-            if key.startswith(PLAYER_PREFIX):
-                # a quiet window ended and its timer was lost: the summary push goes now
-                quiet_ended = self.quiet_ended
-                summaries += bool(quiet_ended and quiet_ended(key.removeprefix(PLAYER_PREFIX)))
+        reminded = timed_out = 0
+        ends = {kind: 0 for kind in self.player_due}
+        for pk, sk in due:
+            if pk.startswith(PLAYER_PREFIX):
+                # a player's quiet window or vacation ended and its timer was lost
+                ended = self.player_due.get(sk)
+                if ended is not None and ended(pk.removeprefix(PLAYER_PREFIX)):
+                    ends[sk] += 1
                 continue
-            outcome = self.handle(key.removeprefix(GAME_PREFIX))
+            outcome = self.handle(pk.removeprefix(GAME_PREFIX))
             reminded += outcome == "reminded"
             timed_out += outcome == "timed_out"
-        return SweepReport(len(due), reminded, timed_out, summaries)
+        return SweepReport(
+            len(due), reminded, timed_out, ends.get(HELD_SK, 0), ends.get(VACATION_SK, 0)
+        )
 
     def on_turn_timer(self, timer: Timer) -> str | None:
         """A turn's timer came due (``domino.service.timers``): handle the game as the sweep

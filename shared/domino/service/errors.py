@@ -237,6 +237,17 @@ class AlreadyNudged(DominoError):
         super().__init__(message)
 
 
+class VacationExhausted(DominoError):
+    """The vacation asked for goes beyond the 30 days a player may be away in any 365."""
+
+    code = "vacation_exhausted"
+
+    def __init__(self, days_left: int) -> None:
+        super().__init__(
+            "That vacation is longer than the {days_left} days you have left.", days_left=days_left
+        )
+
+
 class Throttled(DominoError):
     """Too soon: ``retry_after`` seconds until it is allowed (sent as ``Retry-After``)."""
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from domino.store.replies import StoredReply
     from domino.store.safety import Block, Report
     from domino.store.tickets import Ticket
+    from domino.store.vacations import Vacation
 
 
 class GameStore(Protocol):
@@ -76,9 +77,10 @@ class GameStore(Protocol):
 
     def open_games(self, limit: int, cursor: str | None) -> tuple[list[GameRecord], str | None]: ...
 
-    def due_keys(self, now: int, limit: int) -> list[str]:
-        """The partition keys the sweeper must look at by ``now``, most overdue first: games
-        (``GAME#<id>``) and players whose quiet hours held pushes (``PLAYER#<id>``)."""
+    def due_keys(self, now: int, limit: int) -> list[tuple[str, str]]:
+        """The keys (pk, sk) the sweeper must look at by ``now``, most overdue first: games
+        (``GAME#<id>``), a player's held pushes (``PLAYER#<id>``, ``HELD``) and vacations
+        (``VACATION``)."""
         ...
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
@@ -340,6 +342,16 @@ class HeldStore(Protocol):
     def release(self, player: str, now: int) -> Held | None:
         """Take the player's held item if its window ended by ``now`` (one caller gets it);
         None when there is none, or it is still being held."""
+        ...
+
+
+class VacationStore(Protocol):
+    """A player's vacations (``domino.store.vacations.DynamoVacations``)."""
+
+    def get(self, player: str) -> Vacation: ...
+
+    def put(self, vacation: Vacation) -> Vacation:
+        """Write it if the item is still at ``vacation.v`` (else ``VersionConflict``)."""
         ...
 
 

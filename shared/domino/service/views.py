@@ -25,6 +25,7 @@ def _seat_rows(
                 "team": stat["team"] if stat else teams[index],
                 "bot": seat.bot is not None,
                 "invited": seat.invited,
+                "away": seat.away,
                 "tiles": stat["tiles"] if stat else 0,
                 "score": stat["score"] if stat else 0,
                 "chips": stat["chips"] if stat else None,
@@ -153,6 +154,7 @@ def summary(record: GameRecord, turn: int | None, viewer: str | None) -> dict[st
                 "bot": s.bot is not None,
                 "open": s.free,
                 "invited": s.invited,
+                "away": s.away,
             }
             for i, s in enumerate(record.seats)
         ],

@@ -43,6 +43,8 @@ from domino.store.records import ReplyEntry
 logger = logging.getLogger(__name__)
 
 MAX_RACE_RETRIES = 4
+#: a vacation stops the clock of turns this long or longer (docs/api.md "Vacation")
+FREEZES_HOURS = 24
 #: how long after a keyed change its request may still be running (keeping its answer): the
 #: command functions' timeout (template.yaml, 10 s) with room
 IN_FLIGHT_SECONDS = 30
@@ -63,6 +65,9 @@ class Effect(NamedTuple):
     actor: str | None = None  # who the change is stamped as made by (default: the caller)
     cause: str | None = None  # "timeout": the sweeper moved for ``actor``
     invited: bool = False  # ``join`` is an invitee's: their membership exists already
+    #: the change is not a move: the turn's clock (deadline, frozen time, its reminder and
+    #: nudge) stays as the change left it (a vacation starting or ending)
+    keeps_clock: bool = False
 
 
 NO_EFFECT = Effect()
@@ -178,7 +183,15 @@ class WritePath:
             dropped = dropped_hand(before, game.match) + run_bots(
                 game, at, self.bot_budget_ms, self.plays_forced
             )
-            finish(game, before, expected, at, effect.actor or caller.player, effect.cause)
+            finish(
+                game,
+                before,
+                expected,
+                at,
+                effect.actor or caller.player,
+                effect.cause,
+                keeps_clock=effect.keeps_clock,
+            )
             if keyed is not None:
                 record.remember(
                     ReplyEntry(keyed.short, keyed.short_payload, record.version, effect.drawn, at)
@@ -309,12 +322,23 @@ def finish(
     at: int,
     actor: str | None,
     cause: str | None = None,
+    *,
+    keeps_clock: bool = False,
 ) -> None:
-    """Version, status, timestamps, who caused the change and the indexed attributes."""
+    """Version, status, timestamps, who caused the change and the indexed attributes; the turn's
+    clock starts again unless ``keeps_clock``. A turn of an away seat (its player on vacation)
+    in a game of turns of a day or more has no deadline: its time stands still (``frozen``)."""
     record, match = game.record, game.match
     record.actor, record.cause = actor, cause
-    record.reminded = record.reminded_at = None  # a reminder is of one version's turn
-    record.nudged = record.nudged_at = record.nudger = None  # and so is a nudge
+    if keeps_clock:
+        # the same turn goes on: its reminder and nudge marks follow it to the new version
+        if record.reminded == expected:
+            record.reminded = expected + 1
+        if record.nudged == expected:
+            record.nudged = expected + 1
+    else:
+        record.reminded = record.reminded_at = None  # a reminder is of one version's turn
+        record.nudged = record.nudged_at = record.nudger = None  # and so is a nudge
     changes = 1
     if match is not None and before is not None:
         changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))
@@ -332,8 +356,15 @@ def finish(
     turn = game.turn
     human = record.seats[turn] if turn is not None else None
     record.turn_player = human.player if human and human.bot is None else None
-    hours = record.config.get("turn_timeout_hours")
-    record.deadline = int(at + hours * 3600) if hours and record.turn_player else None
+    if keeps_clock:
+        return
+    hours = float(record.config.get("turn_timeout_hours") or 0)
+    if not hours or record.turn_player is None:
+        record.deadline = record.frozen = None
+    elif human is not None and human.away and hours >= FREEZES_HOURS:
+        record.deadline, record.frozen = None, int(hours * 3600)
+    else:
+        record.deadline, record.frozen = int(at + hours * 3600), None
 
 
 def _hand_overs(before: Match, after: Match) -> int:

@@ -472,12 +472,12 @@ class DynamoGameStore:
 
     # ------------------------------------------------------------------ deadlines
 
-    def due_keys(self, now: int, limit: int) -> list[str]:
+    def due_keys(self, now: int, limit: int) -> list[tuple[str, str]]:
         """The keys due by ``now`` in the by_due index (games; players' held pushes), most
         overdue first: every partition queried at once (the index is spread over DUE_SHARDS
         partitions)."""
 
-        def shard(number: int) -> list[tuple[int, str]]:
+        def shard(number: int) -> list[tuple[int, str, str]]:
             items = self._query(
                 TableName=self.table_name,
                 IndexName="by_due",
@@ -486,12 +486,12 @@ class DynamoGameStore:
             )
             found = []
             for item in itertools.islice(items, limit):
-                found.append((int(item["due"]["N"]), item["pk"]["S"]))
+                found.append((int(item["due"]["N"]), item["pk"]["S"], item["sk"]["S"]))
             return found
 
         with ThreadPoolExecutor(max_workers=min(DUE_SHARDS, 16)) as pool:
             due = sorted(itertools.chain.from_iterable(pool.map(shard, range(DUE_SHARDS))))
-        return [key for _, key in due[:limit]]
+        return [(pk, sk) for _, pk, sk in due[:limit]]
 
     def mark_reminded(self, record: GameRecord, at: int) -> bool:
         """``reminded`` = the version, if the game is still at it; the version stays, so a move

@@ -40,14 +40,20 @@ class Seat:
     #: reserved for ``player``, who was invited and has not joined yet: not taken, and not
     #: free to anyone else (the game waits for them)
     invited: bool = False
+    #: its player is on vacation (``PUT /me/vacation``): their turns' time stands still in
+    #: games of turns of a day or more
+    away: bool = False
 
     def to_json(self) -> list[Any]:
         raw: list[Any] = [self.player, self.name, self.bot]
+        if self.away:  # a fifth element: items written before vacations read as they were
+            return [*raw, int(self.invited), 1]
         return [*raw, 1] if self.invited else raw
 
     @classmethod
     def from_json(cls, raw: list[Any]) -> Seat:
-        return cls(raw[0], raw[1], raw[2], bool(raw[3]) if len(raw) > 3 else False)
+        invited = bool(raw[3]) if len(raw) > 3 else False
+        return cls(raw[0], raw[1], raw[2], invited, bool(raw[4]) if len(raw) > 4 else False)
 
     @property
     def taken(self) -> bool:
@@ -90,6 +96,8 @@ class GameRecord:
     created_at: int = 0
     updated_at: int = 0
     deadline: int | None = None  # when the turn times out (turn_timeout_hours after it began)
+    #: the seconds left on a turn whose player is away (no deadline meanwhile: nothing is due)
+    frozen: int | None = None
     # the version whose turn the sweeper has reminded its player of (reminder at 80 %), and when
     reminded: int | None = None
     reminded_at: int | None = None
@@ -268,6 +276,8 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         if due is not None:  # the sweeper's index: its next look at this game
             item["due"] = due
             item["due_shard"] = due_shard(record.id)
+    if record.frozen is not None and record.status == "playing":
+        item["frozen"] = record.frozen
     if record.reminded is not None:
         item["reminded"] = record.reminded
         item["reminded_at"] = record.reminded_at or 0
@@ -313,6 +323,7 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         # fromisoformat: strptime costs ~15 us a call, on every load
         updated_at=int(datetime.fromisoformat(updated).timestamp()) if updated else 0,
         deadline=int(item["deadline"]) if "deadline" in item else None,
+        frozen=int(item["frozen"]) if "frozen" in item else None,
         reminded=int(item["reminded"]) if "reminded" in item else None,
         reminded_at=int(item["reminded_at"]) if "reminded_at" in item else None,
         nudged=int(item["nudged"]) if "nudged" in item else None,
