@@ -29,6 +29,7 @@ export function seatsElement(game, extras = () => []) {
         h("span", { class: "score" }, `${s.score} ${t("score")}`),
         s.chips !== null && s.chips !== undefined ? h("span", { class: "chips" }, `◎ ${s.chips}`) : null,
         s.invited ? h("span", { class: "invited" }, t("invitedSeat")) : null,
+        s.away ? h("span", { class: "away" }, t("awaySeat")) : null,
         extras(s),
       ),
     ),

@@ -1,5 +1,6 @@
-// The player's settings in the lobby (PATCH /me): forced moves made for them at once, and quiet
-// hours (pushes held in a daily window of this browser's time zone, one summary at its end).
+// The player's settings in the lobby (PATCH /me): forced moves made for them at once, quiet
+// hours (pushes held in a daily window of this browser's time zone, one summary at its end),
+// and a vacation (PUT/DELETE /me/vacation: their turns of a day or more wait).
 import { request } from "./api.js";
 import { h } from "./dom.js";
 import { attempt } from "./errors.js";
@@ -54,6 +55,7 @@ export function settingsCard() {
   request("GET", "/me")
     .then(({ body }) => show(body))
     .catch(() => {}); // the lobby's own loads report a server that is down
+  const vacation = vacationPart(saved);
   return h(
     "section",
     { class: "card", id: "settings" },
@@ -63,6 +65,50 @@ export function settingsCard() {
     h("label", { class: "check" }, quietOn, t("quietHours")),
     h("p", { class: "quiet" }, h("label", {}, t("quietFrom"), " ", quietFrom), " ", h("label", {}, t("quietTo"), " ", quietTo), " ", zone),
     h("p", { class: "note" }, t("quietHoursHelp")),
+    vacation,
     saved,
+  );
+}
+
+/** The vacation: how many days away, or back now; what is left of the 30 a year. */
+function vacationPart(saved) {
+  const days = h("input", { id: "vacation-days", name: "vacation_days", type: "number", min: 1, max: 30, value: 7 });
+  const go = h("button", { id: "vacation-start", type: "button", disabled: true }, t("vacationStart"));
+  const back = h("button", { id: "vacation-end", type: "button", hidden: true }, t("vacationEnd"));
+  const state = h("p", { class: "note", id: "vacation-state" });
+
+  function show(vacation) {
+    const until = vacation.until ? new Date(vacation.until).toLocaleString() : null;
+    state.textContent = until
+      ? t("vacationUntil", { until, left: vacation.days_left })
+      : t("vacationNone", { left: vacation.days_left });
+    back.hidden = !vacation.until;
+    go.disabled = false;
+  }
+
+  function send(method, body) {
+    return attempt(async () => {
+      saved.hidden = true;
+      const { body: answer } = await request(method, "/me/vacation", body ? { body } : {});
+      show(answer);
+      saved.hidden = false;
+    });
+  }
+
+  go.addEventListener("click", () => {
+    const until = new Date(Date.now() + Number(days.value) * 24 * 3600 * 1000);
+    send("PUT", { until: until.toISOString().replace(/\.\d+Z$/, "Z") });
+  });
+  back.addEventListener("click", () => send("DELETE"));
+  request("GET", "/me/vacation")
+    .then(({ body }) => show(body))
+    .catch(() => {});
+  return h(
+    "div",
+    { id: "vacation" },
+    h("h3", {}, t("vacation")),
+    h("p", { class: "quiet" }, h("label", {}, t("vacationDays"), " ", days), " ", go, " ", back),
+    state,
+    h("p", { class: "note" }, t("vacationHelp")),
   );
 }

@@ -7,25 +7,35 @@ found no match.
 
 from __future__ import annotations
 
-import dataclasses
 import getpass
 import json
 import re
 import time
 import webbrowser
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any
 from urllib.parse import quote
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
-from domino_cli import config, live, oauth, render
-from domino_cli.api import Api, ApiError, NetworkError, game_path
-from domino_cli.comfort import premove_move, quiet_hours
+from domino_cli import comfort, config, live, oauth, render
+from domino_cli.api import Api, ApiError, game_path
+from domino_cli.common import (
+    EXIT_API_ERROR,
+    EXIT_TIMED_OUT,
+    EXIT_USAGE,
+    TAKES_A_GAME_ID,
+    AsJson,
+    GameId,
+    IfMatch,
+    api,
+    err,
+    out,
+    print_json,
+    reported,
+    show_view,
+)
 
 
 class Emote(StrEnum):
@@ -39,8 +49,6 @@ class Emote(StrEnum):
     thinking = "thinking"
 
 
-EXIT_API_ERROR, EXIT_USAGE, EXIT_NETWORK, EXIT_TIMED_OUT = 1, 2, 3, 4  # 2: as typer's own
-
 app = typer.Typer(
     name="domino",
     help="Play dominoes from the terminal against the domino API.",
@@ -48,67 +56,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-GameId = Annotated[str, typer.Argument(help="The game's id.")]
-#: Game ids are URL-safe base64 and may start with "-": without this, click would take such an
-#: id for an unknown option. These commands have no short options, so nothing else changes
-#: but that a misspelt option is reported as an extra argument.
-TAKES_A_GAME_ID = {"ignore_unknown_options": True}
-AsJson = Annotated[bool, typer.Option("--json", help="Print the API's JSON answer as it came.")]
-IfMatch = Annotated[
-    int | None,
-    typer.Option(help="Refuse the move (412 version_mismatch) if the game is past this version."),
-]
-
-
-@contextmanager
-def reported() -> Iterator[None]:
-    """The API's refusals and network failures as one red line and a non-zero exit."""
-    try:
-        yield
-    except ApiError as error:
-        hint = "  (run `domino login`)" if error.code == "unauthorized" else ""
-        err.print(Text(f"error {error.code}: {error.message}{hint}", style="bold red"))
-        raise typer.Exit(EXIT_API_ERROR) from None
-    except NetworkError as error:
-        err.print(Text(f"network error: {error}", style="bold red"))
-        raise typer.Exit(EXIT_NETWORK) from None
-    except live.WatchTimedOut as error:
-        err.print(Text(f"watch timed out: {error}", style="bold red"))
-        raise typer.Exit(EXIT_TIMED_OUT) from None
-
-
-def api() -> Api:
-    settings = config.load()
-    token = settings.token
-    if (
-        token
-        and settings.refresh_token
-        and settings.auth_domain
-        and settings.client_id
-        and oauth.expires_soon(token)
-    ):
-        hosted = oauth.Hosted(settings.auth_domain, settings.client_id)
-        try:
-            token = oauth.renew(hosted, settings.refresh_token)
-        except oauth.SignInFailed as error:
-            err.print(Text(f"could not renew your sign-in ({error}): run `domino login --hosted`"))
-            raise typer.Exit(EXIT_API_ERROR) from None
-        config.save(dataclasses.replace(settings, token=token))
-    return Api(settings.url, token)
-
-
-def print_json(value: Any) -> None:
-    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
-
-
-def show_view(view: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print_json(view)
-    else:
-        render.render_game(out, view)
+# the correspondence commands (domino_cli/comfort.py)
+app.command()(comfort.settings)
+app.command(context_settings=TAKES_A_GAME_ID)(comfort.premove)
+app.command()(comfort.vacation)
 
 
 @app.command()
@@ -374,47 +325,6 @@ def opponents(limit: Limit = 20, as_json: AsJson = False) -> None:
 
 
 @app.command()
-def settings(
-    auto_forced: Annotated[
-        bool | None,
-        typer.Option(
-            "--auto-forced/--no-auto-forced",
-            help="Have a turn with one thing to do (one tile, a draw, a pass) made at once.",
-        ),
-    ] = None,
-    quiet: Annotated[
-        str | None,
-        typer.Option(
-            "--quiet",
-            metavar="FROM-TO",
-            help="Hold pushes between these local times (22:00-08:00): one sums up at the end.",
-        ),
-    ] = None,
-    tz: Annotated[
-        str | None,
-        typer.Option(help="Your IANA time zone for --quiet (Europe/Madrid); default: this one."),
-    ] = None,
-    no_quiet: Annotated[bool, typer.Option("--no-quiet", help="No quiet hours.")] = False,
-    as_json: AsJson = False,
-) -> None:
-    """Your settings; an option changes it (PATCH /me)."""
-    client = api()
-    change: dict[str, Any] = {}
-    if auto_forced is not None:
-        change["auto_forced"] = auto_forced
-    if no_quiet:
-        change["quiet_hours"] = None
-    elif quiet is not None:
-        change["quiet_hours"] = quiet_hours(quiet, tz)
-    with reported():
-        answer = client.request("PATCH", "/me", change) if change else client.get("/me")
-    if as_json:
-        print_json(answer)
-    else:
-        render.render_settings(out, answer)
-
-
-@app.command()
 def top(
     pool: Annotated[str, typer.Argument(help="A pool, preset:players (dos-jugadores:2).")],
     limit: Limit = 20,
@@ -605,42 +515,6 @@ def pass_turn(game: GameId, if_match: IfMatch = None, as_json: AsJson = False) -
     with reported():
         view = client.post(f"{game_path(game)}/pass", {}, if_match=if_match)
     show_view(view, as_json)
-
-
-@app.command(context_settings=TAKES_A_GAME_ID)
-def premove(
-    game: GameId,
-    moves: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--if", help="The others' moves, in order: SEAT:play:TILE[:END], SEAT:draw, SEAT:pass."
-        ),
-    ] = None,
-    then: Annotated[
-        str | None, typer.Option(help="Your reply when they make exactly those: TILE[:END].")
-    ] = None,
-    clear: Annotated[bool, typer.Option("--clear", help="Forget your pre-moves.")] = False,
-    as_json: AsJson = False,
-) -> None:
-    """Answer the other players' moves in advance (one line; it replaces any you stored)."""
-    client = api()
-    path = f"{game_path(game)}/premoves"
-    if clear:
-        with reported():
-            client.request("DELETE", path)
-        out.print("Your pre-moves are cleared.")
-        return
-    if then is None:
-        raise typer.BadParameter("--then TILE[:END] is the reply (or --clear)")
-    tile, _, end = then.partition(":")
-    reply: dict[str, Any] = {"tile": tile} | ({"end": end} if end else {})
-    line = {"if": [premove_move(m) for m in moves or []], "then": reply}
-    with reported():
-        answer = client.request("PUT", path, {"lines": [line]})
-    if as_json:
-        print_json(answer)
-    else:
-        render.render_premoves(out, answer["lines"])
 
 
 @app.command(context_settings=TAKES_A_GAME_ID)

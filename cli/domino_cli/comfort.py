@@ -1,13 +1,18 @@
-"""What the correspondence commands parse: a pre-move line's moves (``domino premove``) and
-quiet hours (``domino settings --quiet``)."""
+"""The correspondence commands: ``domino settings`` (forced moves, quiet hours), ``domino
+premove`` and ``domino vacation``, and what they parse."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
 
 import typer
+
+from domino_cli import render
+from domino_cli.api import game_path
+from domino_cli.common import AsJson, GameId, api, out, print_json, reported
 
 
 def premove_move(spec: str) -> dict[str, Any]:
@@ -46,3 +51,105 @@ def local_zone() -> str:
         if "zoneinfo/" in target:
             return target.split("zoneinfo/", 1)[1]
     return "UTC"
+
+
+def settings(
+    auto_forced: Annotated[
+        bool | None,
+        typer.Option(
+            "--auto-forced/--no-auto-forced",
+            help="Have a turn with one thing to do (one tile, a draw, a pass) made at once.",
+        ),
+    ] = None,
+    quiet: Annotated[
+        str | None,
+        typer.Option(
+            "--quiet",
+            metavar="FROM-TO",
+            help="Hold pushes between these local times (22:00-08:00): one sums up at the end.",
+        ),
+    ] = None,
+    tz: Annotated[
+        str | None,
+        typer.Option(help="Your IANA time zone for --quiet (Europe/Madrid); default: this one."),
+    ] = None,
+    no_quiet: Annotated[bool, typer.Option("--no-quiet", help="No quiet hours.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Your settings; an option changes it (PATCH /me)."""
+    client = api()
+    change: dict[str, Any] = {}
+    if auto_forced is not None:
+        change["auto_forced"] = auto_forced
+    if no_quiet:
+        change["quiet_hours"] = None
+    elif quiet is not None:
+        change["quiet_hours"] = quiet_hours(quiet, tz)
+    with reported():
+        answer = client.request("PATCH", "/me", change) if change else client.get("/me")
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_settings(out, answer)
+
+
+def premove(
+    game: GameId,
+    moves: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--if", help="The others' moves, in order: SEAT:play:TILE[:END], SEAT:draw, SEAT:pass."
+        ),
+    ] = None,
+    then: Annotated[
+        str | None, typer.Option(help="Your reply when they make exactly those: TILE[:END].")
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Forget your pre-moves.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Answer the other players' moves in advance (one line; it replaces any you stored)."""
+    client = api()
+    path = f"{game_path(game)}/premoves"
+    if clear:
+        with reported():
+            client.request("DELETE", path)
+        out.print("Your pre-moves are cleared.")
+        return
+    if then is None:
+        raise typer.BadParameter("--then TILE[:END] is the reply (or --clear)")
+    tile, _, end = then.partition(":")
+    reply: dict[str, Any] = {"tile": tile} | ({"end": end} if end else {})
+    line = {"if": [premove_move(m) for m in moves or []], "then": reply}
+    with reported():
+        answer = client.request("PUT", path, {"lines": [line]})
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_premoves(out, answer["lines"])
+
+
+def vacation(
+    days: Annotated[
+        float | None, typer.Option(help="Be away this many days from now (your turns wait).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Be away until this time (RFC 3339: 2026-12-24T18:00:00Z).")
+    ] = None,
+    end: Annotated[bool, typer.Option("--end", help="Come back now.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Your vacation: away until a time (30 days in any 365), or --end it; none shows it."""
+    client = api()
+    if days is not None:
+        until = (datetime.now(UTC) + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    with reported():
+        if end:
+            answer = client.request("DELETE", "/me/vacation")
+        elif until is not None:
+            answer = client.request("PUT", "/me/vacation", {"until": until})
+        else:
+            answer = client.get("/me/vacation")
+    if as_json:
+        print_json(answer)
+    else:
+        render.render_vacation(out, answer)

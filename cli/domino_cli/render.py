@@ -109,6 +109,7 @@ def seats_table(view: Mapping[str, Any]) -> Table:
         name = seat.get("name") or seat.get("player") or "(open)"
         name += " (bot)" if seat.get("bot") else ""
         name += " (invited)" if seat.get("invited") else ""
+        name += " (away)" if seat.get("away") else ""
         name += " (you)" if seat["seat"] == you else ""
         row = [
             TURN_MARK if seat["seat"] == view.get("turn") else "",
@@ -226,6 +227,7 @@ def render_games(console: Console, games: Sequence[Mapping[str, Any]]) -> None:
             (s.get("name") or "(open)")
             + (" (bot)" if s.get("bot") else "")
             + (" (invited)" if s.get("invited") else "")
+            + (" (away)" if s.get("away") else "")
             for s in seats
         )
         updated = when(game.get("updated_at"))
@@ -257,6 +259,13 @@ def render_settings(console: Console, me: Mapping[str, Any]) -> None:
         console.print(f"Quiet hours: {quiet['from']} to {quiet['to']} ({quiet['tz']})")
     else:
         console.print("Quiet hours: none")
+
+
+def render_vacation(console: Console, vacation: Mapping[str, Any]) -> None:
+    """``domino vacation``: away until when, and the days left of the 30 in any 365."""
+    until = vacation.get("until")
+    console.print(f"On vacation until {until}." if until else "Not on vacation.")
+    console.print(f"Days left this year: {vacation['days_left']}")
 
 
 def describe_move(move: Mapping[str, Any]) -> str:

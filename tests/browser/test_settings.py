@@ -82,6 +82,36 @@ def test_quiet_hours_set_in_the_lobby_keep_this_browsers_time_zone(
         context.close()
 
 
+def test_a_vacation_from_the_lobby_shows_the_seat_away(
+    runtime: Runtime, browser: Any, tmp_path: Path
+) -> None:
+    people = Players(runtime, "pau", "quela")
+    pau, quela = people.ids
+    body = {"preset": "dos-jugadores", "players": 2, "deal": DOS_DEAL, "turn_timeout_hours": 48}
+    game = str(people.ok(pau, "POST", "/games", body, status=201)["id"])
+    people.ok(quela, "POST", f"/games/{game}/join", {})  # quela (seat 1) on turn
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = context.new_page()
+        sign_in(page, runtime.base, quela)
+        page.wait_for_selector("#vacation-start:not([disabled])")
+        assert "Not on vacation. 30 days left" in page.inner_text("#vacation-state")
+        page.fill("#vacation-days", "5")
+        page.click("#vacation-start")
+        page.wait_for_selector("#vacation-end:not([hidden])")
+        assert "25 days left" in page.inner_text("#vacation-state")
+        page.screenshot(path=tmp_path / "04-vacation.png", full_page=True)
+        view = people.ok(pau, "GET", f"/games/{game}")
+        assert view["seats"][1]["away"] is True and view["deadline"] is None
+        page.click("#vacation-end")
+        page.wait_for_selector("#vacation-end[hidden]", state="attached")
+        assert "Not on vacation. 29 days left" in page.inner_text("#vacation-state")
+        view = people.ok(pau, "GET", f"/games/{game}")
+        assert view["seats"][1]["away"] is False and view["deadline"] is not None
+    finally:
+        context.close()
+
+
 def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_move(
     runtime: Runtime, browser: Any, tmp_path: Path
 ) -> None:

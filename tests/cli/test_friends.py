@@ -216,6 +216,17 @@ def test_settings_turn_forced_moves_on_and_off(runtime: Runtime, tmp_path: Path)
     assert as_json(ana, "settings", "--no-auto-forced")["auto_forced"] is False
 
 
+def test_vacation_from_the_terminal(runtime: Runtime, tmp_path: Path) -> None:
+    _, (ana,) = people(runtime, tmp_path, "ana")
+    assert "Not on vacation." in ana.run("vacation").stdout
+    away = as_json(ana, "vacation", "--days", "3")
+    assert away["until"] is not None and away["days_left"] == 27
+    assert "On vacation until" in ana.run("vacation").stdout
+    assert as_json(ana, "vacation", "--end") == {"until": None, "days_left": 29}
+    refused = ana.run("vacation", "--days", "40", expect=1)
+    assert refused.stderr.startswith("error vacation_exhausted"), refused.output
+
+
 def test_settings_set_and_end_quiet_hours(runtime: Runtime, tmp_path: Path) -> None:
     _, (ana,) = people(runtime, tmp_path, "ana")
     assert "Quiet hours: none" in ana.run("settings").stdout
