@@ -162,6 +162,7 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "safety.report.json": reported_player,  # bob reports alice's name
     "decline.json": invited_game,  # bob declines
     "rematch.json": finished_game,  # alice asks for a rematch
+    "moves.record.json": finished_game,  # alice reads the match's record
     "vacation.delete.json": on_vacation,  # peggy comes back early
 }
 

@@ -1,6 +1,6 @@
 """GET /games/{id}/moves?after=N&limit=L: the move log above N, L moves a page (100 by default,
 at most 1,000), a drawn tile shown only to its drawer; ``next`` is the ``after`` of the next
-page (null on the last)."""
+page (null on the last). GET /games/{id}/record: a finished match's every deal and move."""
 
 from typing import Annotated, Any
 
@@ -24,6 +24,11 @@ def moves(
     page = service().queries.moves(caller(app), game_id, after, limit)
     body = {"moves": page.moves, "next": page.next}
     return respond(tagged(body, page.version, page.seat), app)
+
+
+@app.get("/games/<game_id>/record")
+def record(game_id: str) -> dict[str, Any]:
+    return service().history.record(caller(app), game_id)
 
 
 handler = lambda_handler(app)

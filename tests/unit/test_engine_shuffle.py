@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections import Counter
 
 import pytest
 from domino.engine import IllegalMove, Match, Play, parse_tile, resolve_rules
-from domino.engine.deal import csprng_shuffle
+from domino.engine.deal import csprng_shuffle, seeded_shuffle
 from domino.engine.kit import PLAYS
 from domino.engine.tiles import TEXT, show_mask
+from domino.service.writes import SEED_BITS
 
 # chi-square critical values at p = 1e-5 (a false alarm once in 100 000 runs)
 CHI2_23_DOF = 62.0
@@ -50,6 +52,21 @@ def test_csprng_shuffle_is_uniform() -> None:
     assert chi_square(orders, 24, n) < CHI2_23_DOF
     assert chi_square(lots, 4, n) < CHI2_3_DOF
     assert chi_square(firsts, 4, n) < CHI2_3_DOF
+
+
+def test_a_secret_seeds_shuffle_is_uniform() -> None:
+    """The deals of a game the service seeds (``writes.deal``: 128 bits of ``secrets``, expanded
+    by SHAKE-256): every order of 4 items about equally often over random seeds, and the lot."""
+    n = 24_000
+    index = {p: i for i, p in enumerate(itertools.permutations(range(4)))}
+    orders: Counter = Counter()
+    lots: Counter = Counter()
+    for _ in range(n):
+        tiles, lot = seeded_shuffle(secrets.randbits(SEED_BITS), 1, 0, 4)
+        orders[index[tuple(tiles)]] += 1
+        lots[lot % 4] += 1
+    assert chi_square(orders, 24, n) < CHI2_23_DOF
+    assert chi_square(lots, 4, n) < CHI2_3_DOF
 
 
 def test_csprng_shuffle_head_is_a_uniform_set() -> None:

@@ -169,6 +169,12 @@ SPANISH: dict[str, str] = {
         "Esas vacaciones son más largas que los {days_left} días que te quedan."
     ),
     "until must be a time in the future.": "until debe ser un momento futuro.",
+    "This match was played before records were kept.": (
+        "Esta partida se jugó antes de que se guardaran sus registros."
+    ),
+    "This match's record cannot be played again.": (
+        "El registro de esta partida no se puede volver a jugar."
+    ),
     "This turn's player has been nudged already.": (
         "Ya se ha dado un toque al jugador de este turno."
     ),

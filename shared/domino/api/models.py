@@ -249,11 +249,23 @@ def name_schema() -> cs.CoreSchema:
 
 class Deal(Request[dict[str, Any]]):
     hands: list[list[str]] | None
+    by_seat: dict[str, list[str]] | None
     boneyard: list[str] | None
     lot: int | None
     FIELDS = {
         # the hands, or only ``lot`` (what the lot draws, for rules that draw one)
         "hands": (optional(cs.list_schema(cs.list_schema(cs.str_schema()), max_length=10)), None),
+        # or a record's deal: the tiles by seat ("0", "1", ...)
+        "by_seat": (
+            optional(
+                cs.dict_schema(
+                    cs.str_schema(pattern="^[0-9]$"),
+                    cs.list_schema(cs.str_schema(), max_length=28),
+                    max_length=10,
+                )
+            ),
+            None,
+        ),
         "boneyard": (optional(cs.list_schema(cs.str_schema(), max_length=136)), None),
         "lot": (optional(whole(0, 9)), None),
     }

@@ -218,7 +218,11 @@ def holder(hands: list[int], tid: int) -> int:
 def check_deal(rules: Ruleset, deal: Any) -> tuple[list[int], list[int]]:
     """Validate a fixed first deal: one list per seat of the hand size, real distinct tiles that
     with the boneyard make up the whole set (boneyard left out: the rest, in id order). Returns
-    the hands (bitmasks) and the boneyard, top first."""
+    the hands (bitmasks) and the boneyard, top first. ``by_seat`` may stand for ``hands``: a
+    record's deal, the tiles by seat (``{"0": [...], "1": [...]}``)."""
+    if isinstance(deal, dict) and isinstance(deal.get("by_seat"), dict) and "hands" not in deal:
+        by_seat = deal["by_seat"]
+        deal = {**deal, "hands": [by_seat.get(str(s)) for s in range(rules.players)]}
     if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
         raise InvalidInput(
             "deal must be an object with hands (a list of tiles per seat) and boneyard."
@@ -265,7 +269,9 @@ def check_dev_deal(
     if deal is None:
         return None, None
     lot = check_lot(rules, deal)
-    return (check_deal(rules, deal) if lot is None or "hands" in deal else None), lot
+    return (
+        check_deal(rules, deal) if lot is None or "hands" in deal or "by_seat" in deal else None
+    ), lot
 
 
 def check_lot(rules: Ruleset, deal: Any) -> int | None:

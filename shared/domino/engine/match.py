@@ -5,15 +5,14 @@ tile on an open end, or draws (``until_playable`` keeps the turn, ``one_then_pas
 passes when it can do neither; the hand ends with a dominó or closed (n passes in a row), is
 scored (``scoring``; during play too under ``in_play``: ``fives``), and the next is dealt at once.
 
-Which ends a board has and how they open is the layout's (``layouts``); the shuffle and the deal
-are in ``deal``, what a ruleset fixes for the hot path in ``kit``, the move log's records in
-``movelog``, the JSON views in ``views`` and the compact bytes in ``encoding``: those (and the bots)
-read a match through its public surface only, ``decode`` restores one with ``Match.restore``, and
-nothing outside this module touches an underscore attribute of ``Match`` (tests/test_architecture).
+The board's ends are the layout's (``layouts``), the shuffle and deal ``deal``'s, the hot path's
+constants ``kit``'s, the records ``movelog``'s, the JSON ``views``', the bytes ``encoding``'s: those
+(and the bots) read a match through its public surface only (``decode`` restores one with
+``Match.restore``); nothing outside this module touches an underscore attribute (test_architecture).
 
-Hidden information: hands of other seats, the boneyard order and the seed stay inside this object;
-``view()`` and ``moves()`` reveal only what the asking seat may see. Drawn tiles are kept in the log
-(the drawer sees them) and redacted for everyone else.
+Hidden information: hands of other seats, the boneyard order, the seed and ``deals`` stay inside
+this object; ``view()`` and ``moves()`` reveal only what the asking seat may see (a drawn tile: its
+drawer only).
 """
 
 from __future__ import annotations
@@ -69,8 +68,10 @@ class Match:
     ``ends``/``open_arms``/``arm_len`` (the board, see ``layouts``); ``scores``; ``chips`` (None
     without a stake) and ``pot``; ``forfeits`` (seats, in the order they left);
     ``match_winners_`` and ``is_draw`` (once finished); ``log``, ``prev_log``, ``first_held_n``
-    (see ``movelog``); ``start_at``; ``seed``. ``last`` is the last finished hand (``ended`` the
-    same as a plain tuple). Read-only properties for the bots: ``layout``, ``next_seats``, ``kept``.
+    (see ``movelog``); ``start_at``; ``seed``; ``deals`` (per hand number, the hands as dealt and
+    the boneyard, top first: each deal made is kept; one set beforehand is dealt so; not encoded).
+    ``last`` is the last finished hand (``ended`` the same as a plain tuple). Read-only properties
+    for the bots: ``layout``, ``next_seats``, ``kept``.
     """
 
     __slots__ = (
@@ -92,6 +93,7 @@ class Match:
         "arm_len",
         "boneyard",
         "chips",
+        "deals",
         "ends",
         "first_held_n",
         "forced",
@@ -128,6 +130,7 @@ class Match:
     passes: int
     hands: list[int]
     boneyard: list[int]  # top of the boneyard = last element
+    deals: dict[int, tuple[list[int], list[int]]]
     ends: list[int]
     arm_len: list[int]
     open_arms: tuple[int, ...]
@@ -169,10 +172,8 @@ class Match:
         at: int = 0,
     ) -> Match:
         """Deal hand 1 and find its opener. ``seed`` makes every shuffle of the match repeatable;
-        ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first], "lot": seat}``)
-        fixes the first deal (the boneyard may be left out: the remaining tiles then lie in id
-        order) and what its lot draws (``lot``, alone or with the hands: the rules must draw
-        one)."""
+        ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first], "lot": seat}``) fixes
+        the first deal (no boneyard: the rest in id order) and what its lot draws (``lot``)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidInput("The seed must be a whole number.")
         m = cls._blank(rules)
@@ -209,10 +210,8 @@ class Match:
         log: list[Entry],
         search_passes: int = 0,
     ) -> Match:
-        """A match exactly as it was, from its public attributes (what ``encoding.decode`` read;
-        the values are taken as they are, not checked: ``decode`` checks what it reads). The board
-        (``ends``, ``arm_len``, ``open_arms``) is not given: it is replayed from the plays of the
-        current hand's ``log``."""
+        """A match exactly as it was, from its public attributes as ``encoding.decode`` read (and
+        checked) them; the board is replayed from the plays of the current hand's ``log``."""
         m = cls._blank(rules)
         m.seed = seed
         m.status = status
@@ -267,6 +266,7 @@ class Match:
         m.log = []
         m.prev_log = []
         m.first_held_n = 1
+        m.deals = {}
         m._plain = _PLAIN_1
         (
             m._plays,
@@ -301,9 +301,11 @@ class Match:
             leader = lead.winners_lead(r, ended, self.opener, self._nxt)
         else:
             leader = -1 if lot is None else lot
+        fixed = self.deals.get(self.hand_number, fixed)  # a replay's (``replay``)
         hands, rest, found, self.reshuffles = deal_hand(
             r, self._dealing, self.seed, self.hand_number, fixed, leader, lead.too_many_doubles
         )
+        self.deals[self.hand_number] = (list(hands), list(rest))
         if self.hand_number != self._plain.hand_number:
             self._plain = ApplyResult(None, False, False, self.hand_number)
         self.hands = hands
@@ -705,8 +707,7 @@ class Match:
         return self._apply(seat, move, at, TIMEOUT_FORFEIT if mode == "forfeit" else TIMEOUT)
 
     def apply_forced(self, seat: int, at: int) -> ApplyResult:
-        """The only move the seat on turn can make (``forced.only_move``), made for its player
-        and logged as theirs with ``auto``; ``InvalidInput`` when it has a choice."""
+        """The seat on turn's only move (``forced.only_move``), logged ``auto`` (else 400)."""
         self._check_turn(seat)
         move = only_move(self)
         if move is None:
@@ -722,8 +723,7 @@ class Match:
 
     @property
     def board(self) -> list[tuple[int, int, int]]:
-        """The tiles laid this hand in play order, as (tile id, seat, arm) (-1: the first tile):
-        the plays of the current hand's log."""
+        """This hand's tiles in play order, as (tile id, seat, arm; -1: the first tile)."""
         return [(tid, seat, arm) for code, seat, tid, arm, _ in self.log if code in PLAY_CODES]
 
     def last_hand(self) -> LastHandView | None:
@@ -782,6 +782,7 @@ class Match:
         m.forfeits = list(self.forfeits)
         m.log = list(self.log)
         m.prev_log = list(self.prev_log)
+        m.deals = {}  # a copy's deals (a rollout's) are its own
         if self._fives is not None:
             m._fives = self._fives.copy()
         if self._trains is not None:

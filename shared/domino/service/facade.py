@@ -8,6 +8,7 @@ from domino.service.archive import HandArchive
 from domino.service.clock import Clock, system_clock
 from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
+from domino.service.history import MatchHistory
 from domino.service.invitations import Invitations
 from domino.service.ports import AccountStore, GameStore, OpponentStore, ReplyStore
 from domino.service.premoves import PreMoves
@@ -41,6 +42,7 @@ class GameService:
         )
         self.invitations = Invitations(self.commands)
         self.queries = GameQueries(store, opponents)
+        self.history = MatchHistory(self.queries)
         self.archive = HandArchive(store, opponents)
         self.sweeper = Sweeper(store, clock, bot_budget_ms)
         self.premoves = PreMoves(store)

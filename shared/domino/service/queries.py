@@ -53,13 +53,13 @@ class GameQueries:
             first_held = game.match.first_held_n
         archived: list[dict[str, Any]] = []
         if after + 1 < first_held:  # hands older than the item holds live in archive items
-            archived = self._archived(game.record.id, after, min(first_held, after + limit + 1))
+            archived = self.archived(game.record.id, after, min(first_held, after + limit + 1))
         log = move_list(archived, seat) + move_list(held[: max(0, limit - len(archived))], seat)
         last = game.match.next_n - 1 if game.match is not None else 0
         following = log[-1]["n"] if log and log[-1]["n"] < last else None
         return MovePage(game.record.version, log, following, seat)
 
-    def _archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
+    def archived(self, game_id: str, after: int, first_held: int) -> list[dict[str, Any]]:
         """Moves ``after`` < n < ``first_held`` from the archive items. A hand can leave the
         item before the stream consumer has copied it (when it lags by a whole hand): wait a
         moment for it, then answer 503 rather than a log with a hole in it."""

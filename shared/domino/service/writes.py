@@ -18,6 +18,7 @@ write of the game item, as an unkeyed one does, and one of its record.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -43,6 +44,8 @@ from domino.store.records import ReplyEntry
 logger = logging.getLogger(__name__)
 
 MAX_RACE_RETRIES = 4
+#: the bits of a match's secret seed (its shuffles are SHAKE-256 of it: engine/deal.py)
+SEED_BITS = 128
 #: a vacation stops the clock of turns this long or longer (docs/api.md "Vacation")
 FREEZES_HOURS = 24
 #: how long after a keyed change its request may still be running (keeping its answer): the
@@ -234,9 +237,17 @@ class WritePath:
 
 
 def deal(game: Game, fixed: Any, at: int) -> None:
-    """Deal the first hand: every seat is taken."""
+    """Deal the first hand: every seat is taken. Every shuffle of the match comes from one
+    secret seed (a dev game's own, else ``secrets``'), kept in its state only: once the match
+    is over its record shows every deal (``domino.service.history``). A dev deal is kept in the
+    config for that record."""
     record = game.record
-    game.match = Match.start(game.rules, seed=record.config.get("seed"), deal=fixed, at=at)
+    seed = record.config.get("seed")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    game.match = Match.start(game.rules, seed=seed, deal=fixed, at=at)
+    if fixed is not None:
+        record.config["dealt"] = fixed
     record.status = "playing"
 
 
