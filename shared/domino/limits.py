@@ -30,6 +30,10 @@ MAX_BLOCKS = 1000
 #: WebSocket connections one player keeps open: every change is posted to each (a new one
 #: closes the oldest)
 MAX_SOCKETS = 10
+#: the sockets that may watch one game, and the games one socket may watch (docs/api.md
+#: "Watching"): a change of a watched game is posted to each of its watchers
+MAX_WATCHERS = 100
+MAX_WATCHED = 10
 
 #: embedding, override and isolate controls: they reorder how the text around them displays
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -76,6 +76,10 @@ def handle(event: dict[str, Any], live: LiveUpdates) -> dict[str, Any]:
             body = json.loads(event.get("body") or "null")
         except (ValueError, RecursionError):
             body = None
+        action = body.get("action") if isinstance(body, dict) else None
+        if live.watching is not None and action in ("watch", "unwatch") and isinstance(body, dict):
+            act = live.watching.watch if action == "watch" else live.watching.unwatch
+            return {"statusCode": 200, "body": json.dumps(act(who, connection, body.get("game")))}
         if isinstance(body, dict) and body.get("action") == "resume":
             try:
                 live.resume(who, connection, body.get("games"))
@@ -85,6 +89,7 @@ def handle(event: dict[str, Any], live: LiveUpdates) -> dict[str, Any]:
             return {"statusCode": 200}
     error = {
         "type": "error",
-        "message": 'Unknown action: send {"action": "ping"} or {"action": "resume", "games"}.',
+        "message": 'Unknown action: send {"action": "ping"}, {"action": "resume", "games"}, '
+        '{"action": "watch", "game"} or {"action": "unwatch", "game"}.',
     }
     return {"statusCode": 200, "body": json.dumps(error)}

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from domino.store.devices import DynamoDevices
     from domino.store.quiet import DynamoHeld, Held
     from domino.store.ratings import DynamoRatings
+    from domino.store.watchers import DynamoWatchers
 
 #: how long a command's answer is kept for a retry with its Idempotency-Key
 IDEMPOTENCY_SECONDS = 24 * 3600
@@ -211,6 +212,7 @@ def notifier() -> Notifier:
             sockets,
             clock,
             locale=lambda p, token: player_locale(reach.of(p), token),
+            watchers=watcher_store(),
         )
         channels.append(live_channel)
     return Notifier(DynamoInbox(table()), channels, live_channel, reach)
@@ -287,13 +289,23 @@ def socket_gateway() -> ApiGatewayConnections | None:
 @lru_cache(maxsize=1)
 def live() -> LiveUpdates:
     from domino.service.live import LiveUpdates
+    from domino.service.watching import Watching
 
+    clock = service().commands.writes.clock
     return LiveUpdates(
         connection_store(),
-        service().commands.writes.clock,
+        clock,
         socket_gateway(),
         service().store,
+        Watching(watcher_store(), service().store, clock),
     )
+
+
+@lru_cache(maxsize=1)
+def watcher_store() -> DynamoWatchers:
+    from domino.store.watchers import DynamoWatchers
+
+    return DynamoWatchers(table())
 
 
 @lru_cache(maxsize=1)

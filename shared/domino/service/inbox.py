@@ -71,7 +71,10 @@ class Notifier:
         if self.live is not None and old is not None and new.version > old.version:
             told = {notice.player for notice in found}
             untold = [player for player in seated(new) if player not in told]
-        return self._tell(found, untold, new.id, new.version)
+        written = self._tell(found, untold, new.id, new.version)
+        if self.live is not None:
+            self.live.watched()
+        return written
 
     def _tell(
         self, found: list[Notice], untold: Sequence[str] = (), game: str = "", version: int = 0

@@ -14,7 +14,8 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 from domino.engine import decode
 from domino.engine.errors import InvalidInput
@@ -23,7 +24,13 @@ from domino.service.clock import Clock, system_clock
 from domino.service.errors import AccountDeleted
 from domino.service.inbox import note_view
 from domino.service.loaded import GAME_ID, Game
-from domino.service.ports import ConnectionStore, GameStore, SocketAdmissions, SocketGateway
+from domino.service.ports import (
+    ConnectionStore,
+    GameStore,
+    SocketAdmissions,
+    SocketGateway,
+    WatcherStore,
+)
 from domino.service.texts import language_of
 from domino.service.values import Caller
 from domino.service.views import move_list
@@ -31,6 +38,10 @@ from domino.store.connections import AdmissionLost, token_expired
 from domino.store.errors import AccountGone, Unavailable
 from domino.store.inbox import Note
 from domino.store.records import GameRecord
+from domino.store.watchers import Watcher
+
+if TYPE_CHECKING:
+    from domino.service.watching import Watching
 
 PONG = json.dumps({"type": "pong"})
 #: a message's JSON without the spaces after "," and ":", as the HTTP answers are: a view is
@@ -47,6 +58,8 @@ OPENING_SECONDS = 10
 #: and the most it pauses before a try (times the tries so far)
 ADMIT_ATTEMPTS = 40
 ADMIT_PAUSE_SECONDS = 0.01
+#: posts to a game's watchers at once (up to MAX_WATCHERS of them a change)
+_WATCHER_POSTS = ThreadPoolExecutor(16, thread_name_prefix="watchers")
 
 
 class LiveUpdates:
@@ -58,11 +71,13 @@ class LiveUpdates:
         clock: Clock = system_clock,
         sockets: SocketGateway | None = None,
         games: GameStore | None = None,
+        watching: Watching | None = None,
     ) -> None:
         self.connections = connections
         self.clock = clock
         self.sockets = sockets  # to close a player's oldest connections past MAX_SOCKETS
         self.games = games  # what ``resume`` reads
+        self.watching = watching  # ``watch`` and ``unwatch`` (None: not offered)
 
     def resume(self, caller: Caller, connection_id: str, known: object) -> int:
         """``{"action": "resume", "games": {id: version}}`` after a reconnect: one
@@ -151,6 +166,8 @@ class LiveUpdates:
         return PONG
 
     def disconnect(self, caller: Caller, connection_id: str) -> None:
+        if self.watching is not None:  # before its item goes: it lists what it watched
+            self.watching.forget(caller.player, connection_id)
         self.connections.remove(caller.player, connection_id)
 
     def close_all(self, player: str) -> None:
@@ -178,10 +195,12 @@ class LiveChannel:
         sockets: SocketGateway,
         clock: Clock = system_clock,
         locale: PlayerLocale | None = None,
+        watchers: WatcherStore | None = None,
     ) -> None:
         self.connections = connections
         self.sockets = sockets
         self.clock = clock
+        self.watchers = watchers  # the sockets watching games (None: nobody watches)
         #: (player, a token's locale) -> the player's locale (service/reach.py player_locale)
         self.locale: PlayerLocale = locale or (lambda _player, token_locale: token_locale)
         self.change: ChangeViews | None = None
@@ -192,6 +211,30 @@ class LiveChannel:
 
     def reaches(self, note: Note) -> bool:
         return True  # asked only of channels that mark (pushes): a socket's repeat is harmless
+
+    def watched(self) -> int:
+        """Post the change begun to the game's watchers: the public view and moves, built once,
+        to each; a watcher whose socket is gone is dropped. Nothing is read for a game the item
+        says nobody watches (the common case); else one Query of its watch items."""
+        change = self.change
+        if change is None or self.watchers is None or change.new.watchers <= 0:
+            return 0
+        new, old = change.new, change.old
+        if new.config.get("private") or (old is not None and new.version <= old.version):
+            return 0
+        watchers = self.watchers.of_game(new.id)
+        if not watchers:
+            return 0
+        encoded = game_changed(new.id, new.version, None, *change.public())
+        store = self.watchers
+
+        def post(watcher: Watcher) -> None:
+            if not self.sockets.post(watcher.connection_id, encoded):
+                store.unwatch(new.id, watcher.player, watcher.connection_id)
+
+        # the posts wait on API Gateway, not on this process: many at once
+        list(_WATCHER_POSTS.map(post, watchers))
+        return len(watchers)
 
     def send(self, note: Note) -> bool:
         """A change that notified ``note.player``: the notification rides along."""
@@ -269,17 +312,22 @@ class ChangeViews:
         self._game: Game | None = None
         self._seen: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
 
-    def of(self, player: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def public(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view and moves of someone with no seat (a watcher)."""
+        return self.of(None)
+
+    def of(self, player: str | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """``player``'s view, as GET /games/{id} answers it, and the moves since the old image,
-        as GET /games/{id}/moves would list them to that player."""
-        if player not in self._seen:
+        as GET /games/{id}/moves would list them to that player (None: to no seat)."""
+        key = player or ""
+        if key not in self._seen:
             if self._game is None:
                 self._game = Game(self.new)
             game = self._game
-            seat = self.new.seat_of(player)
+            seat = self.new.seat_of(player) if player is not None else None
             after = 0
             if self.old is not None and self.old.state:
                 after = decode(self.old.state).next_n - 1
             held = game.match.moves(seat, after) if game.match is not None else []
-            self._seen[player] = (game.seen_by(player).view, move_list(held, seat))
-        return self._seen[player]
+            self._seen[key] = (game.seen_by(player).view, move_list(held, seat))
+        return self._seen[key]

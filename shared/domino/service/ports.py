@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from domino.store.safety import Block, Report
     from domino.store.tickets import Ticket
     from domino.store.vacations import Vacation
+    from domino.store.watchers import Watcher
 
 
 class GameStore(Protocol):
@@ -237,6 +238,30 @@ class LiveChanges(Protocol):
     def begin(self, old: GameRecord | None, new: GameRecord) -> None:
         """A change of a game: what its sockets are sent is built from these images."""
         ...
+
+    def watched(self) -> int:
+        """The change begun, posted to the game's watchers; how many."""
+        ...
+
+
+class WatcherStore(Protocol):
+    """The sockets watching games (``domino.store.watchers.DynamoWatchers``)."""
+
+    def watch(
+        self,
+        game_id: str,
+        player: str,
+        connection_id: str,
+        at: int,
+        most_watchers: int,
+        most_watched: int,
+    ) -> bool: ...
+
+    def unwatch(self, game_id: str, player: str, connection_id: str) -> bool: ...
+
+    def of_game(self, game_id: str) -> list[Watcher]: ...
+
+    def watched_by(self, player: str, connection_id: str) -> list[str]: ...
 
 
 class DeviceStore(Protocol):

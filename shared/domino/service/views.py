@@ -52,6 +52,7 @@ def game_view(
         "status": record.status,
         "preset": record.preset,
         "private": bool(record.config.get("private")),
+        "watchers": record.watchers,
         "rules": rules.to_json(),
     }
     if match is None:

@@ -44,6 +44,8 @@ from domino.store.records import ReplyEntry
 logger = logging.getLogger(__name__)
 
 MAX_RACE_RETRIES = 4
+#: saves refused by writes that leave the version (pre-moves, watchers) tried again besides
+MAX_UNVERSIONED_RETRIES = 50
 #: the bits of a match's secret seed (its shuffles are SHAKE-256 of it: engine/deal.py)
 SEED_BITS = 128
 #: a vacation stops the clock of turns this long or longer (docs/api.md "Vacation")
@@ -170,8 +172,11 @@ class WritePath:
         """Apply ``change`` to ``game`` and save it; ``seated``: only a player with a seat may
         ask (``leaving``: the player's own leave, told apart from never having had a seat).
         ``keyed``: the change's Idempotency-Key; the caller has checked it is new
-        (``Replies.earlier``)."""
-        for attempt in range(MAX_RACE_RETRIES + 1):
+        (``Replies.earlier``). A save refused only because the item was touched without a new
+        version (pre-moves stored, a watcher come or gone: its ``writer`` changed) is applied
+        again without counting as a lost race (up to MAX_UNVERSIONED_RETRIES)."""
+        attempt = unversioned = 0
+        while attempt <= MAX_RACE_RETRIES:
             record = game.record
             if seated and record.seat_of(caller.player) is None:
                 if leaving and any(s.player == caller.player for s in record.seats):
@@ -218,10 +223,12 @@ class WritePath:
                 if won is not None and keyed is not None:
                     # a request with the same key won the race: its answer is this one's
                     return self.replies.from_entry(caller, game, won, keyed, look=True)
+                if lost.current.version == expected and unversioned < MAX_UNVERSIONED_RETRIES:
+                    unversioned += 1
+                    continue  # the same version, touched meanwhile: the change still applies
                 if expected_version is not None:
                     raise VersionMismatch(game.seen_by(caller.player), expected_version) from None
-                if attempt == MAX_RACE_RETRIES:
-                    break
+                attempt += 1
                 continue  # re-apply to the state that won the race
             except AlreadyMember:
                 raise AlreadyJoined() from None

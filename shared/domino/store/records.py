@@ -121,6 +121,8 @@ class GameRecord:
     #: each player's conditional pre-moves (``PUT /games/{id}/premoves``): ``{"after": the last
     #: move's n when they were stored, "lines": [...]}``; never shown to anyone else
     premoves: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the sockets watching the game (``domino.store.watchers``: their count, kept by watches)
+    watchers: int = 0
     #: the token of the write that put the item as it was loaded (None: not loaded); a save is
     #: refused if another write (a pre-move's, which keeps the version) came since
     writer: str | None = None
@@ -301,6 +303,8 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["replies"] = json.dumps([list(e) for e in record.replies], separators=(",", ":"))
     if record.premoves and record.status == "playing":
         item["pm"] = premoves_json(record.premoves)
+    if record.watchers:
+        item["watchers"] = record.watchers
     return item
 
 
@@ -339,6 +343,7 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         rematch=item.get("rematch"),
         premoves=json.loads(item["pm"]) if "pm" in item else {},
         writer=item.get("writer"),
+        watchers=int(item.get("watchers", 0)),
     )
 
 
