@@ -60,6 +60,7 @@ app = typer.Typer(
 app.command()(comfort.settings)
 app.command(context_settings=TAKES_A_GAME_ID)(comfort.premove)
 app.command()(comfort.vacation)
+app.command(context_settings=TAKES_A_GAME_ID)(comfort.review)
 
 
 @app.command()

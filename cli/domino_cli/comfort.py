@@ -1,5 +1,5 @@
 """The correspondence commands: ``domino settings`` (forced moves, quiet hours), ``domino
-premove`` and ``domino vacation``, and what they parse."""
+premove``, ``domino vacation`` and ``domino review``, and what they parse."""
 
 from __future__ import annotations
 
@@ -153,3 +153,14 @@ def vacation(
         print_json(answer)
     else:
         render.render_vacation(out, answer)
+
+
+def review(game: GameId, as_json: AsJson = False) -> None:
+    """A finished match's record: every deal and move, tiles shown (GET /games/{id}/record)."""
+    client = api()
+    with reported():
+        record = client.get(f"{game_path(game)}/record")
+    if as_json:
+        print_json(record)
+    else:
+        render.render_record(out, record)

@@ -4,7 +4,9 @@ The socket only says *that* a game changed (docs/api.md#live-updates); the view 
 from ``GET /games/{id}``, so what is drawn is always the caller's real view. The socket is
 opened before the first view is read, so no change between the two is missed. By itself the
 watch only shows (moves are made with ``domino play`` from another terminal); given ``on_turn``
-(``domino watch --play``) it asks for a move whenever the caller is on turn.
+(``domino watch --play``) it asks for a move whenever the caller is on turn. A caller with no
+seat watches as a spectator: the socket asks for the game's changes (``{"action": "watch"}``,
+public games only) and the public view is drawn.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from urllib.parse import urlencode
 from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
-from domino_cli.api import Api, NetworkError, game_path
+from domino_cli.api import Api, ApiError, NetworkError, game_path
 
 #: API Gateway closes a socket idle for 10 minutes; the contract asks for a ping every 9
 PING_EVERY_SECONDS = 300.0
@@ -55,6 +57,8 @@ def watch(
             view = api.get(game_path(game_id))
             show(view)
             seen = int(view["version"])
+            if "you" not in view:  # no seat here: a spectator's changes come when asked for
+                socket.send(json.dumps({"action": "watch", "game": game_id}))
             on_ready()
             view, seen = play_while_on_turn(view, seen, show, on_turn)
             last_ping = time.monotonic()
@@ -74,6 +78,9 @@ def watch(
                     message = json.loads(socket.recv(timeout=max(wait, 0.01)))
                 except TimeoutError:
                     continue
+                if isinstance(message, dict) and message.get("type") == "error":
+                    code = str(message.get("code") or "error")
+                    raise ApiError(0, code, str(message.get("message") or ""))
                 if not is_change_of(message, game_id, seen):
                     continue
                 view = api.get(game_path(game_id))

@@ -280,6 +280,24 @@ def describe_move(move: Mapping[str, Any]) -> str:
     return f"{action}{tile}{end}{scored}{marked}{auto}"
 
 
+def render_record(console: Console, record: Mapping[str, Any]) -> None:
+    """``domino review``: each hand's deal, its moves (drawn tiles shown) and its points."""
+    names = {s["seat"]: s["name"] or f"seat {s['seat']}" for s in record["seats"]}
+    console.print(f"{record['preset']}: {record['started_at']} to {record['finished_at']}")
+    for hand in record["hands"]:
+        console.rule(f"hand {hand['hand_number']}, {names.get(hand['opener'])} leads")
+        for seat, tiles in hand["deal"].items():
+            console.print(f"{names.get(int(seat))}: {' '.join(tile_text(t) for t in tiles)}")
+        render_moves(console, hand["moves"])
+        result = hand.get("result")
+        if result:
+            points = ", ".join(f"{names.get(int(s))} {p}" for s, p in result["points"].items())
+            console.print(f"{result['reason']}: {points}")
+    final = record.get("result") or {}
+    winners = [names.get(s) for s in final.get("match_winners", [])]
+    console.print(f"match won by {', '.join(str(w) for w in winners) or 'nobody'}")
+
+
 def render_moves(console: Console, moves: Sequence[Mapping[str, Any]]) -> None:
     table = Table("n", "hand", "seat", "move", "at")
     for move in moves:

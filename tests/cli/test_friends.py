@@ -216,6 +216,18 @@ def test_settings_turn_forced_moves_on_and_off(runtime: Runtime, tmp_path: Path)
     assert as_json(ana, "settings", "--no-auto-forced")["auto_forced"] is False
 
 
+def test_review_shows_a_finished_matchs_deals_and_moves(runtime: Runtime, tmp_path: Path) -> None:
+    _, (ana,) = people(runtime, tmp_path, "ana")
+    game = as_json(ana, "new", "dos-jugadores", "--bots", "1")["id"]
+    ana.run("leave", game)  # the bots play it out
+    refused = ana.run("review", "NoSuchGame00000000000x", expect=1)
+    assert refused.stderr.startswith("error game_not_found"), refused.output
+    shown = ana.run("review", game).stdout
+    assert "hand 1," in shown and "match won by" in shown
+    record = as_json(ana, "review", game)
+    assert record["hands"][0]["moves"] and record["seed"]
+
+
 def test_vacation_from_the_terminal(runtime: Runtime, tmp_path: Path) -> None:
     _, (ana,) = people(runtime, tmp_path, "ana")
     assert "Not on vacation." in ana.run("vacation").stdout

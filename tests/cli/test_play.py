@@ -198,6 +198,34 @@ def test_watch_redraws_on_a_change(player: Callable[[str], Player]) -> None:
     assert "version 2" in out and "Bob" in out and "your hand:" in out
 
 
+def test_watch_follows_someone_elses_public_game(player: Callable[[str], Player]) -> None:
+    alice, bob, carla = player("Alice"), player("Bob"), player("Carla")
+    game = created_game(alice.run("new", "dos-jugadores").stdout)
+    bob.run("join", game)
+    env = {**os.environ, **carla.env, "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, "-m", "domino_cli", "watch", game, "--count", "1", "--timeout", "60"]
+    watcher = subprocess.Popen(
+        args, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert watcher.stdout is not None
+        for line in watcher.stdout:
+            if line.startswith("watching"):
+                break
+        deadline = time.monotonic() + 10  # the watch is taken once the socket has asked
+        while alice.view(game)["watchers"] != 1:
+            assert time.monotonic() < deadline, "carla's socket is not watching"
+            time.sleep(0.1)
+        view = alice.view(game)
+        take_turn(alice if view["turn"] == view["you"]["seat"] else bob, game)
+        out, errors = watcher.communicate(timeout=60)
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+    assert watcher.returncode == 0, errors
+    assert "version 3" in out and "your hand:" not in out  # a spectator sees no hand
+
+
 @pytest.mark.parametrize(
     ("preset", "bots", "arms"),
     [
