@@ -163,6 +163,8 @@ SETUP: dict[str, Callable[[Harness, str], None]] = {
     "decline.json": invited_game,  # bob declines
     "rematch.json": finished_game,  # alice asks for a rematch
     "moves.record.json": finished_game,  # alice reads the match's record
+    "moves.analysis.json": finished_game,  # alice reads the match's analysis
+    "analysis.json": lambda harness, _game: finished_game(harness, "EventAnalysedGame1"),
     "vacation.delete.json": on_vacation,  # peggy comes back early
 }
 

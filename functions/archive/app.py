@@ -8,12 +8,13 @@ items, nothing else. The item keeps the
 marked hand as its previous one until the next hand ends, so the copy is in place long before
 the item lets the hand go, and the play that ended it stayed one write. When a game item is
 deleted (its TTL expired), its archived hands and its players' membership items are deleted.
+A match that has just finished gets its analysis queued (functions/analysis).
 Failed records are reported one by one and retried.
 """
 
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from domino.api.entry import count, stream_consumer
-from domino.api.wiring import service
+from domino.api.wiring import analyses, service
 
 
 def on_change(record: DynamoDBRecord) -> None:
@@ -27,6 +28,8 @@ def on_change(record: DynamoDBRecord) -> None:
         count("hands_archived")
     if service().archive.file_finished(image):
         count("games_filed")
+    if analyses().on_change(change.get("OldImage"), image):
+        count("analyses_queued")
     if service().archive.record_opponents(change.get("OldImage"), image):
         count("opponents_recorded")
 

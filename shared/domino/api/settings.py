@@ -12,7 +12,8 @@ deleting an account deletes its user there), Powertools' ``POWERTOOLS_METRICS_DI
 ``DOMINO_TRACK_CAPACITY`` (ask DynamoDB for the capacity each request consumed),
 ``BOT_BUDGET_MS`` (the expert bot's thinking time a move, default 50, at most 5,000),
 ``TIMER_QUEUE_URL`` (the SQS delay queue that fires turn reminders and deadlines on time; empty:
-only the minutely sweep does, as in tests that do not run the queue), and in dev
+only the minutely sweep does, as in tests that do not run the queue), ``ANALYSIS_QUEUE_URL``
+(finished matches' analysis jobs; empty: none is queued), and in dev
 mode only ``DOMINO_DEV_CLOCK`` (a file of seconds by which the local runtime's clock is ahead).
 """
 
@@ -72,6 +73,8 @@ class Settings(NamedTuple):
     app_url_scheme: str = "domino"
     #: ``TIMER_QUEUE_URL``: the timers' SQS delay queue; empty: the sweep alone keeps time
     timer_queue_url: str = ""
+    #: ``ANALYSIS_QUEUE_URL``: finished matches' analysis jobs; empty: none is queued
+    analysis_queue_url: str = ""
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -123,6 +126,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         bot_budget_ms=_budget(env.get("BOT_BUDGET_MS")),
         app_url_scheme=(env.get("APP_URL_SCHEME") or "").strip() or "domino",
         timer_queue_url=(env.get("TIMER_QUEUE_URL") or "").strip(),
+        analysis_queue_url=(env.get("ANALYSIS_QUEUE_URL") or "").strip(),
         push_applications={
             platform: (env.get(variable) or "").strip()
             for platform, variable in PUSH_VARIABLES.items()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from domino.notify.sns import SnsPush
     from domino.notify.websocket import ApiGatewayConnections
     from domino.service.accounts import Accounts
+    from domino.service.analyses import Analyses
     from domino.service.devices import Devices, PushChannel
     from domino.service.gestures import Gestures
     from domino.service.inbox import InboxQueries, Notifier
@@ -179,6 +180,26 @@ def vacations() -> Vacations:
         games.commands.writes.clock,
         set_timer,
     )
+
+
+@lru_cache(maxsize=1)
+def analyses() -> Analyses:
+    """Finished matches' analyses: read (``GET /games/{id}/analysis``), queued from the stream,
+    computed by functions/analysis."""
+    from domino.service.analyses import Analyses, job
+    from domino.store.analyses import DynamoAnalyses
+    from domino.store.timers import SqsTimerQueue
+
+    url = settings().analysis_queue_url
+    queue = None
+    if url:
+        sqs = SqsTimerQueue(url)  # a plain queue: sent without a delay
+
+        def queue(game_id: str) -> None:
+            sqs.send(job(game_id), 0)
+
+    games = service()
+    return Analyses(DynamoAnalyses(table()), games.history, queue, games.commands.writes.clock)
 
 
 @lru_cache(maxsize=1)

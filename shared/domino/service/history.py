@@ -11,17 +11,24 @@ A match begun before seeds were kept for every game cannot be played again: 404.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from domino.engine import Match
 from domino.engine.movelog import held
 from domino.engine.replay import dealt, make, replay
 from domino.service.errors import MatchNotOver, NotAPlayer, NotFound
+from domino.service.loaded import Game
 from domino.service.queries import GameQueries
 from domino.service.values import Caller
 from domino.store.records import iso
 
 logger = logging.getLogger(__name__)
+
+
+class Played(NamedTuple):
+    game: Game
+    match: Match
+    moves: list[dict[str, Any]]
 
 
 def readable_by(record: Any, caller: Caller) -> bool:
@@ -35,10 +42,12 @@ class MatchHistory:
     def __init__(self, queries: GameQueries) -> None:
         self.queries = queries
 
-    def record(self, caller: Caller, game_id: str) -> dict[str, Any]:
+    def played(self, caller: Caller | None, game_id: str) -> Played:
+        """What a finished match was: the game, its stored match and every move record (full);
+        ``caller``: who asks (None: the service itself)."""
         game = self.queries.load(game_id)
         record = game.record
-        if not readable_by(record, caller):
+        if caller is not None and not readable_by(record, caller):
             raise NotAPlayer("You have no seat in this game.")
         if record.status != "finished" or game.match is None:
             raise MatchNotOver()
@@ -47,6 +56,11 @@ class MatchHistory:
             raise NotFound("This match was played before records were kept.")
         moves = self.queries.archived(record.id, 0, stored.first_held_n)
         moves += [dict(move) for move in held(stored)]
+        return Played(game, stored, moves)
+
+    def record(self, caller: Caller, game_id: str) -> dict[str, Any]:
+        game, stored, moves = self.played(caller, game_id)
+        record = game.record
         hands = self.hands(stored, record.config.get("dealt"), moves)
         return {
             "id": record.id,

@@ -370,6 +370,14 @@ class HeldStore(Protocol):
         ...
 
 
+class AnalysisStore(Protocol):
+    """Finished matches' analyses (``domino.store.analyses.DynamoAnalyses``)."""
+
+    def get(self, game_id: str) -> dict[str, Any] | None: ...
+
+    def put_once(self, game_id: str, body: dict[str, Any], expires: int) -> bool: ...
+
+
 class VacationStore(Protocol):
     """A player's vacations (``domino.store.vacations.DynamoVacations``)."""
 
