@@ -14,7 +14,7 @@ import { currentGameId, currentView } from "./nav.js";
 import { finishHostedSignIn, renderSignIn } from "./signin.js";
 import { hooks, state } from "./state.js";
 import { openGame, refreshGame } from "./table.js";
-import { live, stopPolling } from "./updates.js";
+import { live, stopPolling, watchGame } from "./updates.js";
 
 const emote = (message) => showEmote(message.game, message.seat, message.emote);
 Object.assign(hooks, { route, signIn: renderSignIn, refreshGame, refreshLobby, emote });
@@ -33,6 +33,7 @@ async function route() {
   }
   if (live.stopped) live.start();
   const view = currentView();
+  if (view !== "game") watchGame(null);
   if (view === "game") await openGame(currentGameId());
   else if (view === "leaderboard") await openLeaderboard();
   else await openLobby();

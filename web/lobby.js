@@ -93,9 +93,30 @@ function renderLobby() {
       myGamesCard(),
       inboxCard(),
       openGamesCard(),
+      watchCard(),
       settingsCard(),
     ),
   );
+}
+
+/** Watch a public game in play: its link or id (the table then watches it on the socket). */
+function watchCard() {
+  const input = h("input", { id: "watch-id", name: "watch", type: "text", placeholder: "https://…/?game=… " });
+  const form = h(
+    "form",
+    { class: "card", id: "watch" },
+    h("h2", {}, t("watchTitle")),
+    h("p", { class: "note" }, t("watchHelp")),
+    input,
+    h("button", { type: "submit", id: "watch-go" }, t("watchGo")),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    const id = text.match(/[?&](?:game|join)=([A-Za-z0-9_-]+)/)?.[1] || text;
+    if (/^[A-Za-z0-9_-]{8,64}$/.test(id)) go(id);
+  });
+  return form;
 }
 
 function newGameForm() {

@@ -99,7 +99,7 @@ export function endName(game, end) {
   return t("end_" + end);
 }
 
-function moveText(game, move) {
+export function moveText(game, move) {
   // a forced move made for its player (PATCH /me auto_forced) says so
   const made = move.auto ? " · " + t("autoMove") : move.premove ? " · " + t("premoveMade") : "";
   return baseMoveText(game, move) + made;

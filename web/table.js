@@ -12,7 +12,8 @@ import { premoveCard } from "./premoves.js";
 import { poolOf, ratingBadge } from "./ratings.js";
 import { endName, lastHandElement, movesElement, resultElement, seatName, seatsElement } from "./scoreboard.js";
 import { errorBox, main, state } from "./state.js";
-import { startPolling } from "./updates.js";
+import { reviewCard } from "./review.js";
+import { startPolling, watchGame } from "./updates.js";
 
 const POLL_MS = 3000;
 
@@ -196,6 +197,8 @@ function renderGame() {
   } else if (!you) {
     root.append(h("p", { class: "note" }, t("spectator")));
   }
+  // a spectator of a public game in play has its changes sent to this page's socket
+  watchGame(!you && game.status === "playing" && !game.private ? game.id : null);
 
   if (game.status !== "waiting") {
     root.append(
@@ -223,6 +226,7 @@ function renderGame() {
     root.append(result);
   }
   if (game.last_hand) root.append(lastHandElement(game));
+  if (game.status === "finished") root.append(reviewCard(game));
   root.append(movesElement(game, state.moves));
   main.replaceChildren(root);
   fitBoard(root);

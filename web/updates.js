@@ -8,10 +8,20 @@ import { hooks, state } from "./state.js";
 export const live = new Live(onLiveMessage, (value) => {
   const reconnected = value === "live" && state.live !== "live";
   state.live = value;
+  if (reconnected && watched) live.send({ action: "watch", game: watched }); // a new socket
   renderLiveBadge();
   if (reconnected) (currentGameId() ? hooks.refreshGame : hooks.refreshLobby)(); // what the gap missed
 });
 let pollTimer = null;
+let watched = null; // the game this page watches as a spectator (no seat in it)
+
+/** Watch a public game's changes on the socket (null: none): a spectator's table. */
+export function watchGame(id) {
+  if (watched === id) return;
+  if (watched) live.send({ action: "unwatch", game: watched });
+  watched = id;
+  if (id) live.send({ action: "watch", game: id });
+}
 
 function onLiveMessage(message) {
   const id = currentGameId();
