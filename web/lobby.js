@@ -99,17 +99,36 @@ function renderLobby() {
   );
 }
 
-/** Watch a public game in play: its link or id (the table then watches it on the socket). */
+/** Watch a public game in play: one of those being played now, or any by its link or id (the
+ * table then watches it on the socket). */
 function watchCard() {
   const input = h("input", { id: "watch-id", name: "watch", type: "text", placeholder: "https://…/?game=… " });
+  const list = h("ul", { class: "games", id: "games-in-play" });
   const form = h(
     "form",
     { class: "card", id: "watch" },
     h("h2", {}, t("watchTitle")),
+    list,
     h("p", { class: "note" }, t("watchHelp")),
     input,
     h("button", { type: "submit", id: "watch-go" }, t("watchGo")),
   );
+  request("GET", "/games?status=playing&limit=10")
+    .then(({ body }) => {
+      const others = body.games;
+      list.replaceChildren(
+        ...others.map((g) =>
+          h(
+            "li",
+            { "data-game": g.id },
+            h("span", { class: "what" }, `${g.preset} · ${g.seats.map((s) => s.name || "?").join(", ")}`),
+            h("button", { type: "button", class: "ghost", onclick: () => go(g.id) }, t("watchGo")),
+          ),
+        ),
+      );
+      if (!others.length) list.append(h("li", { class: "note" }, t("noGamesInPlay")));
+    })
+    .catch(() => {}); // the lobby's own loads report a server that is down
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();

@@ -30,6 +30,8 @@ def on_change(record: DynamoDBRecord) -> None:
         count("games_filed")
     if analyses().on_change(change.get("OldImage"), image):
         count("analyses_queued")
+    if service().archive.list_in_play(change.get("OldImage"), image):
+        count("games_in_play_listed")
     if service().archive.record_opponents(change.get("OldImage"), image):
         count("opponents_recorded")
 

@@ -1,4 +1,5 @@
-"""GET /games?status=waiting (open public games), GET /me/games (the caller's games) and
+"""GET /games?status=waiting (open public games) or ?status=playing (public games in play, to
+watch), GET /me/games (the caller's games) and
 GET /me/opponents (the people the caller met in finished matches)."""
 
 from typing import Annotated, Any, Literal
@@ -20,11 +21,13 @@ Cursor = Annotated[str | None, Query(min_length=1, max_length=512)]
 
 @app.get("/games")
 def open_games(
-    status: Annotated[Literal["waiting"], Query()] = "waiting",
+    status: Annotated[Literal["waiting", "playing"], Query()] = "waiting",
     limit: Limit = 20,
     cursor: Cursor = None,
 ) -> Response[Any]:
-    return respond_page(app, service().queries.open_games(caller(app), limit, cursor), "games")
+    queries = service().queries
+    listing = queries.games_in_play if status == "playing" else queries.open_games
+    return respond_page(app, listing(caller(app), limit, cursor), "games")
 
 
 @app.get("/me/games")

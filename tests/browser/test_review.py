@@ -75,6 +75,7 @@ def test_a_spectator_sees_a_public_game_move_without_reloading(
     try:
         page = context.new_page()
         sign_in(page, runtime.base, uxia)
+        page.wait_for_selector(f"#games-in-play li[data-game='{game}']")  # listed in play
         page.fill("#watch-id", f"{runtime.base}/?game={game}")
         page.click("#watch-go")
         page.wait_for_selector("text=You are watching")

@@ -119,3 +119,34 @@ def test_the_notifier_posts_the_public_view_to_each_watcher(api: Api) -> None:
     assert record is not None and record.watchers == 0
     channel.begin(None, record)
     assert channel.watched() == 0 and quiet.posts == []
+
+
+def test_public_games_in_play_are_listed_to_watch_until_they_end(api: Api) -> None:
+    public = api.create("lia", preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
+    private = api.create("lia", preset="dos-jugadores", players=2, deal=DOS_DEAL, private=True).ok(
+        201
+    )["id"]
+    api.join(private, "leo").ok()
+    api.drain()
+    listed = api.call("GET", "/games?status=playing&limit=100", player="mia").ok()["games"]
+    assert public not in {g["id"] for g in listed}  # still waiting: not in play
+    api.join(public, "leo").ok()
+    api.drain()
+    listed = api.call("GET", "/games?status=playing&limit=100", player="mia").ok()["games"]
+    ids = [g["id"] for g in listed]
+    assert public in ids and private not in ids
+    assert next(g for g in listed if g["id"] == public)["status"] == "playing"
+    api.leave(public, "lia").ok()  # a forfeit: the bot plays on
+    api.leave(public, "leo").ok()  # nobody left: the bots play the match out
+    api.drain()
+    assert api.get(public, "mia").ok()["status"] == "finished"
+    listed = api.call("GET", "/games?status=playing&limit=100", player="mia").ok()["games"]
+    assert public not in {g["id"] for g in listed}
+    first = api.call("GET", "/games?status=playing&limit=1", player="mia").ok()
+    if first["next"]:  # the cursor reads on
+        assert (
+            api.call(
+                "GET", f"/games?status=playing&limit=1&cursor={first['next']}", player="mia"
+            ).status
+            == 200
+        )

@@ -165,6 +165,9 @@ class MemoryGameStore:
 
     # ------------------------------------------------------------------ deadlines
 
+    def load_many(self, game_ids: list[str]) -> list[GameRecord]:
+        return [r for r in (self.load(g) for g in game_ids) if r is not None]
+
     def due_keys(self, now: int, limit: int) -> list[tuple[str, str]]:
         with self.lock:
             due = sorted(

@@ -12,6 +12,7 @@ from domino.service.clock import Clock
 from domino.service.facade import GameService
 from domino.store.accounts import DynamoAccounts
 from domino.store.dynamo import DynamoGameStore
+from domino.store.live import DynamoLiveGames
 from domino.store.opponents import DynamoOpponents
 from domino.store.replies import DynamoReplies
 from domino.store.table import Table
@@ -66,6 +67,7 @@ def service() -> GameService:
         replies=replies,
         bot_budget_ms=config.bot_budget_ms,
         opponents=DynamoOpponents(table()),
+        live_games=DynamoLiveGames(table()),
     )
     # invitations and rematches refuse a blocked pair; safety's store is built on first use
     games.commands.blocked = lambda a, b: safety().blocked_between(a, b)

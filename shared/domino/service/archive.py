@@ -6,14 +6,39 @@ from __future__ import annotations
 from typing import Any
 
 from domino.engine import decode
-from domino.service.ports import GameStore, OpponentStore
+from domino.service.ports import GameStore, LiveGameStore, OpponentStore
 from domino.store.records import Item, game_id_of, record_from_image
 
 
 class HandArchive:
-    def __init__(self, store: GameStore, opponents: OpponentStore | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        opponents: OpponentStore | None = None,
+        live_games: LiveGameStore | None = None,
+    ) -> None:
         self.store = store
         self.opponents = opponents
+        self.live_games = live_games  # the list of public games in play (None: not kept)
+
+    def list_in_play(self, old_image: Item | None, image: Item) -> bool:
+        """A public game just dealt joins the list of games in play; one just finished leaves
+        it (keyed by when its match began, which both images' states hold). Idempotent."""
+        new = record_from_image(image)
+        if self.live_games is None or new is None or new.state is None:
+            return False
+        if new.config.get("private"):
+            return False
+        old = record_from_image(old_image) if old_image else None
+        was = old.status if old is not None else None
+        started_at = decode(new.state).start_at
+        if new.status == "playing" and was in (None, "waiting"):
+            self.live_games.add(new.id, started_at)
+            return True
+        if new.status == "finished" and was == "playing":
+            self.live_games.remove(new.id, started_at)
+            return True
+        return False
 
     def archive_hand(self, image: Item) -> bool:
         """Copy the hand a write marked (``archive``) from the item's image to its own item.

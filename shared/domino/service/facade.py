@@ -10,7 +10,13 @@ from domino.service.commands import GameCommands
 from domino.service.deadlines import Sweeper
 from domino.service.history import MatchHistory
 from domino.service.invitations import Invitations
-from domino.service.ports import AccountStore, GameStore, OpponentStore, ReplyStore
+from domino.service.ports import (
+    AccountStore,
+    GameStore,
+    LiveGameStore,
+    OpponentStore,
+    ReplyStore,
+)
 from domino.service.premoves import PreMoves
 from domino.service.queries import GameQueries
 from domino.service.writes import PlaysForced
@@ -30,6 +36,7 @@ class GameService:
         replies: ReplyStore | None = None,
         bot_budget_ms: float = DEFAULT_BUDGET_MS,
         opponents: OpponentStore | None = None,
+        live_games: LiveGameStore | None = None,
     ) -> None:
         self.store = store
         self.commands = GameCommands(
@@ -41,9 +48,9 @@ class GameService:
             bot_budget_ms=bot_budget_ms,
         )
         self.invitations = Invitations(self.commands)
-        self.queries = GameQueries(store, opponents)
+        self.queries = GameQueries(store, opponents, live_games)
         self.history = MatchHistory(self.queries)
-        self.archive = HandArchive(store, opponents)
+        self.archive = HandArchive(store, opponents, live_games)
         self.sweeper = Sweeper(store, clock, bot_budget_ms)
         self.premoves = PreMoves(store)
         if accounts is not None:  # the forced moves of players who asked (``PATCH /me``)

@@ -34,6 +34,10 @@ class GameStore(Protocol):
 
     def load(self, game_id: str) -> GameRecord | None: ...
 
+    def load_many(self, game_ids: list[str]) -> list[GameRecord]:
+        """The games of ``game_ids`` there are, eventually consistent (listings)."""
+        ...
+
     def create(self, record: GameRecord, *, token_issued: int | None = None) -> None:
         """``token_issued``: only while the creator's account was not deleted since
         (``AccountGone``)."""
@@ -368,6 +372,16 @@ class HeldStore(Protocol):
         """Take the player's held item if its window ended by ``now`` (one caller gets it);
         None when there is none, or it is still being held."""
         ...
+
+
+class LiveGameStore(Protocol):
+    """Public games in play, newest first (``domino.store.live.DynamoLiveGames``)."""
+
+    def add(self, game_id: str, started_at: int) -> None: ...
+
+    def remove(self, game_id: str, started_at: int) -> None: ...
+
+    def newest(self, limit: int, cursor: str | None) -> tuple[list[str], str | None]: ...
 
 
 class AnalysisStore(Protocol):

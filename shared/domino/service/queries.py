@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from domino.service.errors import Unavailable
 from domino.service.loaded import Game, load_game
-from domino.service.ports import GameStore, OpponentStore
+from domino.service.ports import GameStore, LiveGameStore, OpponentStore
 from domino.service.values import Caller, GameSeen, Page
 from domino.service.views import move_list, summary
 
@@ -28,9 +28,15 @@ ARCHIVE_WAITS = (0.1, 0.2, 0.3, 0.4)
 
 
 class GameQueries:
-    def __init__(self, store: GameStore, opponents: OpponentStore | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        opponents: OpponentStore | None = None,
+        live_games: LiveGameStore | None = None,
+    ) -> None:
         self.store = store
         self.opponents = opponents  # None: nobody's opponents are kept (tests of other things)
+        self.live_games = live_games  # None: games in play are not listed
 
     def load(self, game_id: str) -> Game:
         """The game; ``GameNotFound`` (404) for an id that is no game's."""
@@ -72,6 +78,23 @@ class GameQueries:
                 break
             time.sleep(wait)
         raise Unavailable()
+
+    def games_in_play(self, caller: Caller, limit: int, cursor: str | None) -> Page:
+        """Public games being played, the newest first (``GET /games?status=playing``): to
+        watch. The list's entries are read whole, and one that is over meanwhile is left out."""
+        if self.live_games is None:
+            return Page([], None)
+        ids, following = self.live_games.newest(limit, cursor)
+        by_id = {r.id: r for r in self.store.load_many(ids)}
+        records = [by_id[i] for i in ids if i in by_id]
+        return Page(
+            [
+                summary(r, Game(r).turn, caller.player)
+                for r in records
+                if r.status == "playing" and not r.config.get("private")
+            ],
+            following,
+        )
 
     def open_games(self, caller: Caller, limit: int, cursor: str | None) -> Page:
         records, following = self.store.open_games(limit, cursor)

@@ -23,6 +23,12 @@ UPDATED_AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z
 GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{8,{MAX_GAME_ID}}}")
 #: the position the game listings write: (updated_at, game id) of the page's last game
 MINE_CURSOR: Mapping[str, re.Pattern[str]] = {"u": UPDATED_AT, "i": GAME_ID}
+#: the position the list of games in play writes: the sort key of the page's last game
+LIVE_CURSOR: Mapping[str, re.Pattern[str]] = {
+    "s": re.compile(
+        rf"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}Z#{GAME_ID.pattern}"
+    )
+}
 
 
 class BadCursor(InvalidInput):
