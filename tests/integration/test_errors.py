@@ -300,7 +300,7 @@ def test_listing_refusals(api: Api) -> None:
         "/me/games?limit=101",
         "/me/games?status=lost",
         "/me/games?turn=theirs",
-        "/games?status=playing",
+        "/games?status=finished",
         "/games?limit=x",
         "/games?cursor=%25%25",
         "/me/games?cursor=bm90IGpzb24",

@@ -49,14 +49,17 @@ def record(
 
 
 def test_the_templates_archive_filters() -> None:
-    """Writes marked with ``archive``, the write that finishes a game, and removed game items;
-    nothing else."""
+    """Writes marked with ``archive``, the write that deals a game (waiting to playing, or
+    created playing), the write that finishes it, and removed game items; nothing else."""
     source = archive_source()
-    assert len(source.filters) == 3
+    assert len(source.filters) == 5
+    waiting = {"pk": {"S": "GAME#g"}, "status": {"S": "waiting"}}
     playing = {"pk": {"S": "GAME#g"}, "status": {"S": "playing"}}
     over = {"pk": {"S": "GAME#g"}, "status": {"S": "finished"}}
     assert source.passes(record("MODIFY", new=over, old=playing))  # the game finished
-    assert not source.passes(record("MODIFY", new=playing, old=playing))
+    assert source.passes(record("MODIFY", new=playing, old=waiting))  # the game was dealt
+    assert source.passes(record("INSERT", new=playing))  # created dealt (every other seat a bot)
+    assert not source.passes(record("MODIFY", new=playing, old=playing))  # a move
     assert not source.passes(record("INSERT", new=over))  # no game is created finished
     note = record("MODIFY", new=over)
     note["dynamodb"]["Keys"]["sk"] = {"S": "NOTE#x"}  # another item with a status: not a game
