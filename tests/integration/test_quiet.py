@@ -55,7 +55,8 @@ def test_patch_me_keeps_quiet_hours_and_refuses_a_zone_it_does_not_know(api: Api
 
 
 def test_held_pushes_end_in_one_summary_sent_once(api: Api, sns: Any, dev_clock: Any) -> None:
-    register(api, "rosa", "rosa-phone", platform="apns", token="apns-rosa", locale="en")
+    phone = register(api, "rosa", "rosa-phone", platform="apns", token="apns-rosa", locale="en")
+    assert phone.status == 204, phone.body
     quiet, end = window_around_now(dev_clock)
     api.call("PATCH", "/me", {"quiet_hours": quiet}, player="rosa").ok()
     game = api.create("rosa", preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
@@ -89,7 +90,8 @@ def test_held_pushes_end_in_one_summary_sent_once(api: Api, sns: Any, dev_clock:
 def test_the_sweep_sends_the_summary_whose_timer_was_lost(
     api: Api, sns: Any, dev_clock: Any
 ) -> None:
-    register(api, "sole", "sole-phone", platform="fcm", token="fcm-sole")
+    phone = register(api, "sole", "sole-phone", platform="fcm", token="fcm-sole")
+    assert phone.status == 204, phone.body
     quiet, _end = window_around_now(dev_clock)
     api.call("PATCH", "/me", {"quiet_hours": quiet}, player="sole").ok()
     game = api.create("sole", preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
