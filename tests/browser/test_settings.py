@@ -46,6 +46,15 @@ def test_forced_moves_ticked_in_the_lobby_are_made_for_the_player(
         context.close()
 
 
+def quiet_hours_become(people: Players, player: str, page: Any, expected: Any) -> bool:
+    """Whether the player's quiet hours (``GET /me``) come to ``expected`` within 5 s."""
+    for _ in range(50):
+        if people.ok(player, "GET", "/me")["quiet_hours"] == expected:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
 def test_quiet_hours_set_in_the_lobby_keep_this_browsers_time_zone(
     runtime: Runtime, browser: Any, tmp_path: Path
 ) -> None:
@@ -62,22 +71,14 @@ def test_quiet_hours_set_in_the_lobby_keep_this_browsers_time_zone(
         page.wait_for_selector("#quiet-from:not([disabled])")
         page.fill("#quiet-from", "23:30")
         expected = {"from": "23:30", "to": "08:00", "tz": "Asia/Tokyo"}
-        for _ in range(50):  # the PATCH of the last change lands
-            if people.ok(oto, "GET", "/me")["quiet_hours"] == expected:
-                break
-            page.wait_for_timeout(100)
-        assert people.ok(oto, "GET", "/me")["quiet_hours"] == expected
+        assert quiet_hours_become(people, oto, page, expected)  # the last change's PATCH lands
         page.screenshot(path=tmp_path / "03-quiet-hours.png", full_page=True)
         page.reload()
         page.wait_for_selector("#settings #quiet-on:not([disabled])")
         assert page.is_checked("#quiet-on") and page.input_value("#quiet-from") == "23:30"
         assert page.inner_text("#quiet-tz") == "Asia/Tokyo"
         page.uncheck("#quiet-on")
-        for _ in range(50):
-            if people.ok(oto, "GET", "/me")["quiet_hours"] is None:
-                break
-            page.wait_for_timeout(100)
-        assert people.ok(oto, "GET", "/me")["quiet_hours"] is None
+        assert quiet_hours_become(people, oto, page, None)
     finally:
         context.close()
 

@@ -173,21 +173,28 @@ def test_games_says_whose_turn_and_inbox_lists_notifications(
     assert json.loads(alice.run("inbox", "--json").stdout)["unread"] == 0
 
 
-def test_watch_redraws_on_a_change(player: Callable[[str], Player]) -> None:
-    alice, bob = player("Alice"), player("Bob")
-    game = created_game(alice.run("new", "dos-jugadores").stdout)
-    env = {**os.environ, **alice.env, "PYTHONUNBUFFERED": "1"}
+def watching(who: Player, game: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """``domino watch GAME --count 1`` as ``who``, running, and what it printed up to its
+    "watching" line (the first view, then that line once the socket is open)."""
+    env = {**os.environ, **who.env, "PYTHONUNBUFFERED": "1"}
     args = [sys.executable, "-m", "domino_cli", "watch", game, "--count", "1", "--timeout", "60"]
     watcher = subprocess.Popen(
         args, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    assert watcher.stdout is not None
+    before = []
+    for line in watcher.stdout:
+        before.append(line)
+        if line.startswith("watching"):
+            break
+    return watcher, before
+
+
+def test_watch_redraws_on_a_change(player: Callable[[str], Player]) -> None:
+    alice, bob = player("Alice"), player("Bob")
+    game = created_game(alice.run("new", "dos-jugadores").stdout)
+    watcher, before = watching(alice, game)
     try:
-        assert watcher.stdout is not None
-        before = []
-        for line in watcher.stdout:  # the first view, then "watching" once the socket is open
-            before.append(line)
-            if line.startswith("watching"):
-                break
         assert any("version 1" in line for line in before), before
         bob.run("join", game)  # version 2: the game is dealt
         out, errors = watcher.communicate(timeout=60)
@@ -202,16 +209,8 @@ def test_watch_follows_someone_elses_public_game(player: Callable[[str], Player]
     alice, bob, carla = player("Alice"), player("Bob"), player("Carla")
     game = created_game(alice.run("new", "dos-jugadores").stdout)
     bob.run("join", game)
-    env = {**os.environ, **carla.env, "PYTHONUNBUFFERED": "1"}
-    args = [sys.executable, "-m", "domino_cli", "watch", game, "--count", "1", "--timeout", "60"]
-    watcher = subprocess.Popen(
-        args, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    watcher, _ = watching(carla, game)
     try:
-        assert watcher.stdout is not None
-        for line in watcher.stdout:
-            if line.startswith("watching"):
-                break
         deadline = time.monotonic() + 10  # the watch is taken once the socket has asked
         while alice.view(game)["watchers"] != 1:
             assert time.monotonic() < deadline, "carla's socket is not watching"
