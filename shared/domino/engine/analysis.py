@@ -25,7 +25,7 @@ from .match import Match
 from .moves import Play
 from .replay import make, replay
 from .rules import Ruleset
-from .tiles import TEXT
+from .tiles import MAX_TOP, TEXT, parse_tile
 
 #: worlds the expert deals for each decision, and the decisions of a match it looks at
 WORLDS = 100
@@ -60,15 +60,11 @@ def choice(play: Play, candidates: list[Play]) -> str:
 
 def _chosen(record: Mapping[str, Any], candidates: list[Play]) -> Play | None:
     """The candidate the record's play is (a mirrored end of a line is the same candidate)."""
-    same = [p for p in candidates if TEXT[p.tile.id] == _norm(str(record.get("tile")))]
+    tile = parse_tile(str(record.get("tile")), MAX_TOP).id
+    same = [p for p in candidates if p.tile.id == tile]
     exact = [p for p in same if p.end == record.get("end")]
     found = exact or same
     return found[0] if found else None
-
-
-def _norm(tile: str) -> str:
-    low, high = sorted(int(x) for x in tile.split("-"))
-    return f"{low}-{high}"
 
 
 def analyse(

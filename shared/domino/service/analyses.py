@@ -65,7 +65,7 @@ class Analyses:
 
     def get(self, caller: Caller, game_id: str) -> dict[str, Any]:
         """``GET /games/{id}/analysis``: 409 while the match runs; pending until computed."""
-        game, _match, _moves = self.history.played(caller, game_id)
+        game, _match = self.history.finished(caller, game_id)  # no moves read: not replayed
         kept = self.store.get(game_id)
         if kept is not None:
             return {"status": "ready", **kept}

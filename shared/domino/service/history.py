@@ -42,9 +42,9 @@ class MatchHistory:
     def __init__(self, queries: GameQueries) -> None:
         self.queries = queries
 
-    def played(self, caller: Caller | None, game_id: str) -> Played:
-        """What a finished match was: the game, its stored match and every move record (full);
-        ``caller``: who asks (None: the service itself)."""
+    def finished(self, caller: Caller | None, game_id: str) -> tuple[Game, Match]:
+        """A finished match the caller may read (None: the service itself), and its stored
+        match: 403 for a private one's stranger, 409 while it runs, 404 without a seed."""
         game = self.queries.load(game_id)
         record = game.record
         if caller is not None and not readable_by(record, caller):
@@ -54,7 +54,12 @@ class MatchHistory:
         stored = game.match
         if stored.seed is None:
             raise NotFound("This match was played before records were kept.")
-        moves = self.queries.archived(record.id, 0, stored.first_held_n)
+        return game, stored
+
+    def played(self, caller: Caller | None, game_id: str) -> Played:
+        """What a finished match was: the game, its stored match and every move record (full)."""
+        game, stored = self.finished(caller, game_id)
+        moves = self.queries.archived(game.record.id, 0, stored.first_held_n)
         moves += [dict(move) for move in held(stored)]
         return Played(game, stored, moves)
 
