@@ -198,3 +198,26 @@ def test_two_accounts_registering_one_phone_at_once_leave_one_owner(api: Api, sn
         assert holders([ana, beto], token) == [loser]
         game = a_join_notifies(api, loser)
         assert "player_joined" in [p["payload"]["type"] for p in pushed(sns, token, game)]
+
+
+def test_a_device_item_caught_with_its_key_alone_is_read_again_then_taken_for_none(
+    api: Api,
+) -> None:
+    """DynamoDB Local once answered the race above's ``DELETE /me/devices`` with a device item
+    a transaction was writing, its key alone (a 500). ``get`` reads it again until it is whole,
+    and takes one that stays a key for no device; the queries skip it."""
+    from domino.store.devices import Device, _key
+    from domino.store.reach import DynamoReach
+
+    table, devices = wiring.table(), wiring.device_store()
+    player = "partial-device-owner"
+    whole = Device(player, "app", "apns", "apns-partial-token", "arn:endpoint", None, 7)
+    table.client.put_item(TableName=table.name, Item=_key(player, "app"))
+    writer = threading.Timer(0.03, devices.put, args=(whole,))
+    writer.start()
+    assert devices.get(player, "app") == whole  # read again until the writer's put landed
+    writer.join()
+    table.client.put_item(TableName=table.name, Item=_key(player, "app"))
+    assert devices.get(player, "app") is None
+    assert devices.of_player(player) == []
+    assert DynamoReach(table).of_player(player, 0).devices == []

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from domino.store.accounts import MUTE_SK, notice_settings
 from domino.store.connections import CONN_PREFIX, connection, expired, is_open
-from domino.store.devices import DEVICE_PREFIX, Device, device, newest_first
+from domino.store.devices import DEVICE_PREFIX, Device, device, is_whole, newest_first
 from domino.store.records import player_key, to_attributes
 from domino.store.table import Table
 
@@ -47,7 +47,8 @@ class DynamoReach:
             if key == MUTE_SK:
                 settings = notice_settings(item)
             elif key.startswith(DEVICE_PREFIX):
-                devices.append(device(player, item))
+                if is_whole(item):
+                    devices.append(device(player, item))
             elif key.startswith(CONN_PREFIX) and is_open(item, now):
                 if expired(item, now):
                     ended.append(connection(item)[0])
