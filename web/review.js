@@ -1,30 +1,51 @@
 // The review of a finished match: its record (every deal and move, tiles shown) replayed on the
 // board move by move, and its analysis (the expert's choice where it differed from yours).
-import { request } from "./api.js";
+import { ApiError, request } from "./api.js";
 import { boardElement } from "./board.js";
 import { h } from "./dom.js";
-import { attempt } from "./errors.js";
+import { clearError, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { moveText, seatName } from "./scoreboard.js";
+
+// tries of a record while its last hand is still being archived (503), 1 s, 2 s, 3 s apart
+const RECORD_TRIES = 4;
+
+/** A finished match's record: its last hand may be on its way to the archive for a moment. */
+async function fetchRecord(path) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await request("GET", `${path}/record`);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 503 || tries >= RECORD_TRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * tries));
+    }
+  }
+}
 
 /** The card: a button that loads the record and the analysis, then the review. */
 export function reviewCard(game) {
   const body = h("div", { id: "review-body" });
   const open = h("button", { type: "button", id: "review-open", class: "ghost" }, t("review"));
-  open.addEventListener("click", () =>
-    attempt(async () => {
-      open.disabled = true;
+  // its own guard rather than attempt()'s one-action-at-a-time: a read, which a refresh of the
+  // table in flight at that moment must not swallow
+  open.addEventListener("click", async () => {
+    if (open.disabled) return;
+    open.disabled = true;
+    clearError();
+    try {
       const path = `/games/${encodeURIComponent(game.id)}`;
       const [record, analysis] = await Promise.all([
-        request("GET", `${path}/record`),
+        fetchRecord(path),
         request("GET", `${path}/analysis`),
       ]);
       body.replaceChildren(reviewElement(game, record.body, analysis.body));
       open.hidden = true;
-    }).finally(() => {
+    } catch (err) {
+      showError(err);
+    } finally {
       open.disabled = false;
-    }),
-  );
+    }
+  });
   return h("section", { class: "card review", id: "review" }, h("h3", {}, t("review")), open, body);
 }
 
