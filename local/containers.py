@@ -77,7 +77,7 @@ def _count_writes() -> None:
             _writes += 1
         return send(client, operation, params)
 
-    BaseClient._make_api_call = counted  # type: ignore[method-assign]
+    BaseClient._make_api_call = counted
 
 
 def _exit_with(runtime: int) -> None:
