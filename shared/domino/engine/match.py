@@ -399,17 +399,9 @@ class Match:
         if turn is None:
             return []
         hand = self.hands[turn]
-        if self._trains is not None:
-            plays = self._plays
-            return [plays[t][a + 1] for t, a in self._trains.legal(turn, hand, self.ends)]
-        open_arms = self.open_arms  # empty only while the board is
-        if not open_arms:
-            plays = self._plays
-            if self.forced >= 0:
-                return [plays[self.forced][0]]
-            return [plays[t][0] for t in bits(hand)]
+        open_arms = self.open_arms  # empty only while the board is (trains: never)
         ends = self.ends
-        if self._simple:
+        if self._simple and open_arms:  # the line, first: the common case, checked once
             m = hand & SUIT[ends[0]]
             m1 = hand & SUIT[ends[1]]
             try:  # a subscript is quicker than .get(); a miss (KeyError) fills the cache
@@ -426,6 +418,14 @@ class Match:
                     *(legal_plays(self._cache, self._plays, m, 0) if m else ()),
                     *(legal_plays(self._cache, self._plays, m1, 1) if m1 else ()),
                 ]
+        if self._trains is not None:
+            plays = self._plays
+            return [plays[t][a + 1] for t, a in self._trains.legal(turn, hand, ends)]
+        if not open_arms:
+            plays = self._plays
+            if self.forced >= 0:
+                return [plays[self.forced][0]]
+            return [plays[t][0] for t in bits(hand)]
         cache = self._cache
         out: list[Play] = []
         for arm in open_arms:
