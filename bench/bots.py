@@ -2,7 +2,7 @@
 
     python bench/bots.py [--deals N] [--quick] [--budget-ms MS | --samples N]
                          [--presets P[:N],...] [--opponents L,...] [--no-duel] [--workers W]
-                         [--tree PATH] [--json FILE]
+                         [--told hands|asleep|partner] [--tree PATH] [--json FILE]
     python bench/bots.py --calibrate [--budget-ms MS]
 
 Hands, not matches: each line plays the first hand of ``Match.start(rules, seed=k)`` for deals
@@ -30,6 +30,10 @@ whole vCPU at 1,769 MB); calibrated as docs/engine.md "How fast it thinks" says.
 makes the figures vary a little from run to run; ``--samples N`` fixes the worlds a move instead,
 and a run then repeats exactly. Keep the machine otherwise idle: a busy core gives the expert
 fewer worlds in its budget. The deals are spread over ``--workers`` processes (2).
+
+``--told`` is a what-if, never the product's: the expert's worlds put in, as they are, every
+hand (the search with nothing hidden), the tiles out of play, or its partner's hand; the rest
+is dealt from its seat's knowledge as usual. It tells what each hidden part is worth.
 
 ``--calibrate`` prints, on one process, what the budget buys: microseconds a rollout (one hand
 played out from a position on plain ints, ``expert._play_from``: the line's own loop or any
@@ -104,12 +108,66 @@ def side_points(points: tuple[int, ...], seating: int, pairs: bool) -> tuple[int
 # ------------------------------------------------------------------------------ play
 
 
+#: what ``--told`` tells the expert beyond its seat's knowledge (a what-if of the benchmark,
+#: never the product's): every hand and the boneyard, the tiles out of play, the partner's hand
+TOLD = ("hands", "asleep", "partner")
+
+
+def told_observe(told: str) -> Any:
+    """``expert.observe`` for an expert told ``told`` (``TOLD``): its worlds are dealt from
+    its seat's knowledge with that part of the hidden information put in as it is."""
+    from domino.engine import expert
+
+    observe = expert.observe
+
+    class Told:
+        def __init__(self, match: Any, seat: int) -> None:
+            know = observe(match, seat)
+            self.boneyard = list(match.boneyard)
+            known = 0
+            if told == "asleep":
+                known = sum(1 << t for t in self.boneyard)
+            self.partner = (seat + 2) % 4 if told == "partner" else -1
+            self.partner_hand = match.hands[self.partner] if told == "partner" else 0
+            known |= self.partner_hand
+            counts = [0 if s == self.partner else c for s, c in enumerate(know.counts)]
+            self.hands = list(match.hands) if told == "hands" else None
+            self.know = expert.Knowledge(
+                seat=seat,
+                players=know.players,
+                mine=know.mine,
+                unseen=[t for t in know.unseen if not known >> t & 1],
+                counts=counts,
+                boneyard=0 if told == "asleep" else know.boneyard,
+                void=know.void,
+                caps=know.caps,
+            )
+
+        def __getattr__(self, name: str) -> Any:  # the rest of the knowledge, as told
+            return getattr(self.know, name)
+
+        def sample(self, rng: Any) -> tuple[list[int], list[int]]:
+            if self.hands is not None:
+                return list(self.hands), list(self.boneyard)
+            hands, boneyard = self.know.sample(rng)
+            if self.partner >= 0:
+                hands[self.partner] = self.partner_hand
+            return hands, self.boneyard if told == "asleep" else boneyard
+
+    return Told
+
+
 def play_hand(
     rules: Any, deal: int, seating: int, levels: list[str], thinking: dict[str, Any], tally: Tally
 ) -> tuple[int, int, int]:
     """The first hand of deal ``deal``: (A's outcome, A's points, B's points); A's decision
     times go to ``tally``."""
-    from domino.engine import Match, choose_move
+    from domino.engine import Match, choose_move, expert
+
+    thinking = dict(thinking)
+    told = thinking.pop("told", None)
+    if told is not None:  # this process plays only this benchmark's hands
+        expert.observe = told_observe(told)
 
     match = Match.start(rules, seed=deal, at=0)
     a = levels[seating]
@@ -346,6 +404,11 @@ def main() -> int:
     parser.add_argument("--no-duel", action="store_true", help="leave out bota_gorda's line")
     parser.add_argument("--calibrate", action="store_true", help="what the budget buys, only")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--told",
+        choices=TOLD,
+        help="a what-if: tell the expert all hands, the tiles asleep or its partner's hand",
+    )
     add_common_arguments(parser)
     args = parser.parse_args()
     tree = use_tree(args.tree)
@@ -365,6 +428,8 @@ def main() -> int:
     thinking: dict[str, Any] = (
         {"samples": args.samples} if args.samples else {"budget_ms": args.budget_ms}
     )
+    if args.told:
+        thinking["told"] = args.told
     how = (
         f"{args.samples} worlds a move"
         if args.samples
