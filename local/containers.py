@@ -39,17 +39,6 @@ DYNAMODB_WRITES = frozenset(
     {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 )
 _writes = 0  # DynamoDB writes this container has sent (``_count_writes``)
-#: what every handler imports first, imported once by the fork server the containers are forked
-#: from (``multiprocessing``'s forkserver: a fresh single-threaded process, started once per
-#: runtime): a new container starts with them in memory instead of spending 0.4 s of CPU on them
-PRELOAD = [
-    "boto3",
-    "botocore.client",
-    "pydantic",
-    "aws_lambda_powertools.event_handler",
-    "aws_lambda_powertools.logging",
-    "aws_lambda_powertools.metrics",
-]
 
 
 def _start_container(env: dict[str, str], runtime: int) -> None:
@@ -82,17 +71,11 @@ def _count_writes() -> None:
 
 def _exit_with(runtime: int) -> None:
     """End this container once the runtime that started it is gone, however it went (a
-    SIGKILL too, which runs no shutdown). The container is the fork server's child, and the
-    fork server lives as long as any process it forked (each holds its "alive" pipe), so the
-    runtime is watched by its pid; once every container has gone the fork server ends too."""
-    while True:
-        try:
-            os.kill(runtime, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # the pid is another user's now: the runtime is gone
-            os._exit(0)
+    SIGKILL too, which runs no shutdown). PR_SET_PDEATHSIG cannot serve: it fires when the
+    *thread* that spawned the child ends, and the pool spawns containers from request threads."""
+    while os.getppid() == runtime:
         time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _warm(handlers: list[tuple[str, str]]) -> int:
@@ -125,11 +108,9 @@ class Containers:
         self.after_invoke: Callable[[], None] | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)  # read when the server starts: once
         return ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=context,
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_container,
             initargs=(self.env, os.getpid()),
         )
