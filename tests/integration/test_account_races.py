@@ -206,7 +206,7 @@ def test_a_device_item_caught_with_its_key_alone_is_read_again_then_taken_for_no
     """DynamoDB Local once answered the race above's ``DELETE /me/devices`` with a device item
     a transaction was writing, its key alone (a 500). ``get`` reads it again until it is whole,
     and takes one that stays a key for no device; the queries skip it."""
-    from domino.store.devices import Device, _key
+    from domino.store.devices import Device, _key, _token_key
     from domino.store.reach import DynamoReach
 
     table, devices = wiring.table(), wiring.device_store()
@@ -221,3 +221,15 @@ def test_a_device_item_caught_with_its_key_alone_is_read_again_then_taken_for_no
     assert devices.get(player, "app") is None
     assert devices.of_player(player) == []
     assert DynamoReach(table).of_player(player, 0).devices == []
+    owner_key = _token_key("apns", "apns-partial-token")
+    table.client.put_item(TableName=table.name, Item=owner_key)
+    assert devices.owner("apns", "apns-partial-token") is None  # a claim on it would be refused
+    whole_owner = {**owner_key, "player": {"S": player}, "device": {"S": "app"},
+                   "endpoint": {"S": "arn:endpoint"}}  # fmt: skip
+    writer = threading.Timer(0.03, table.client.put_item, kwargs={"TableName": table.name,
+                                                                 "Item": whole_owner})  # fmt: skip
+    writer.start()
+    table.client.delete_item(TableName=table.name, Key=owner_key)
+    table.client.put_item(TableName=table.name, Item=owner_key)
+    assert devices.owner("apns", "apns-partial-token") == (player, "app", "arn:endpoint")
+    writer.join()

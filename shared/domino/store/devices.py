@@ -24,11 +24,14 @@ from domino.store.table import Table
 DEVICE_PREFIX = "DEVICE#"
 TOKEN_PREFIX = "PUSHTOKEN#"
 OWNER_SK = "OWNER"
-#: DynamoDB Local can show a device item that a transaction is writing or deleting at that
-#: instant with its key alone (seen once in ~20 runs of two accounts racing for one phone; real
-#: DynamoDB is serializable and never does): ``get`` reads it again this many times
+#: DynamoDB Local can show a device or token owner item that a transaction is writing or
+#: deleting at that instant with its key alone (seen once in ~20 runs of two accounts racing
+#: for one phone; real DynamoDB is serializable and never does): it is read again this many times
 PARTIAL_READS = 5
 PARTIAL_WAIT_S = 0.02
+#: what a whole device item and a whole owner item hold
+DEVICE_FIELDS = frozenset({"platform", "token", "endpoint", "registered"})
+OWNER_FIELDS = frozenset({"player", "device", "endpoint"})
 
 
 class Device(NamedTuple):
@@ -80,15 +83,11 @@ class DynamoDevices:
         )
 
     def owner(self, platform: str, token: str) -> Owner | None:
-        """Whose device ``token`` is registered for (strongly consistent)."""
-        response = self.table.call(
-            self.table.client.get_item,
-            TableName=self.table.name,
-            Key=_token_key(platform, token),
-            ConsistentRead=True,
-        )
-        item = response.get("Item")
-        if not item:
+        """Whose device ``token`` is registered for (strongly consistent; an owner item caught
+        with its key alone is read again as ``get`` does, then taken for none: a claim then
+        conditioned on no owner fails and is tried again)."""
+        item = self._whole(_token_key(platform, token), OWNER_FIELDS)
+        if item is None:
             return None
         return Owner(item["player"]["S"], item["device"]["S"], item["endpoint"]["S"])
 
@@ -187,18 +186,24 @@ class DynamoDevices:
     def get(self, player: str, device_id: str) -> Device | None:
         """The device, strongly consistent; None when there is none (or only its key, still,
         after ``PARTIAL_READS``: a transaction in flight that never settled is no device)."""
+        item = self._whole(_key(player, device_id), DEVICE_FIELDS)
+        return None if item is None else device(player, item)
+
+    def _whole(self, key: dict[str, Any], fields: frozenset[str]) -> dict[str, Any] | None:
+        """The item at ``key`` (strongly consistent) once it holds ``fields``, read again while
+        it shows its key alone (``PARTIAL_READS``); None when there is none, or no more."""
         for attempt in range(PARTIAL_READS):
             response = self.table.call(
                 self.table.client.get_item,
                 TableName=self.table.name,
-                Key=_key(player, device_id),
+                Key=key,
                 ConsistentRead=True,
             )
-            item = response.get("Item")
+            item: dict[str, Any] | None = response.get("Item")
             if not item:
                 return None
-            if is_whole(item):
-                return device(player, item)
+            if item.keys() >= fields:
+                return item
             time.sleep(PARTIAL_WAIT_S * (attempt + 1))
         return None
 
@@ -227,7 +232,7 @@ def is_whole(item: dict[str, Any]) -> bool:
     """A device item with every attribute ``device`` reads (not one caught mid-transaction by
     DynamoDB Local, ``PARTIAL_READS``): a query skips the other kind as a device not there yet,
     or not any more."""
-    return "platform" in item and "token" in item and "endpoint" in item and "registered" in item
+    return item.keys() >= DEVICE_FIELDS
 
 
 def device(player: str, item: dict[str, dict[str, Any]]) -> Device:
