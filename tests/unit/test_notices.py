@@ -350,6 +350,29 @@ def test_a_note_pushed_beside_a_socket_is_marked_and_never_pushed_again() -> Non
     assert len(pushes.notes) == 2 and len(sockets.sent) == 2
 
 
+class Looking(Socketed):
+    """A socket channel that looks for each note it is handed in the inbox."""
+
+    def __init__(self, inbox: Any) -> None:
+        super().__init__()
+        self.inbox = inbox
+        self.in_inbox: list[bool] = []
+
+    def send(self, note: Note) -> bool:
+        self.in_inbox.append(self.inbox.get(note.player, note.id) is not None)
+        return super().send(note)
+
+
+def test_a_socket_is_told_of_a_pushed_note_once_the_inbox_holds_it() -> None:
+    table = Table()
+    sockets, pushes = Looking(table.inbox), Recorded()
+    table.notifier.channels = [sockets, pushes]  # the sockets listed first, told last
+    game = table.service.commands.create(ALICE, NewGame("dos-jugadores", 2, deal=DOS_DEAL))
+    table.service.commands.join(BOB, game.game_id, TakeSeat(), None)
+    assert table.drain() == 2 and len(pushes.notes) == 2
+    assert sockets.in_inbox == [True, True]
+
+
 class Recorded:
     """A channel that keeps every note it is handed."""
 

@@ -3,8 +3,9 @@ pushes and socket messages), and the player's reads of their inbox.
 
 Exactly once per (player, game, version, type), with no state but the table's: the inbox item's
 key is the dedupe (``InboxStore.add`` writes it once), and it is also the outbox. A note that
-will be pushed (the player has a device) is read first, sent, then written already marked
-``pushed``: one read and one write, where writing, sending and marking took two writes. A
+will be pushed (the player has a device) is read first, pushed, written already marked
+``pushed``, then sent to the sockets: one read and one write, where writing, sending and
+marking took two writes; a socket's message always finds the note in the inbox. A
 change delivered again (the stream retries a batch, or the function died after sending) finds
 the item marked: nothing happens; finds none: it is sent and written now. A note nobody pushes is
 written, then sent to the sockets, unmarked (their repeat is the same message).
@@ -134,20 +135,28 @@ class Notifier:
         return written
 
     def _push_first(self, note: Note) -> int:
-        """A note a channel will push: read, send, then write it marked (1 read and 1 write
-        instead of 2 writes). Found marked: delivered before; found unmarked (written by a
-        runtime before this order, or before the player's first device): sent, then marked.
-        1 when it was new."""
+        """A note a channel will push: read, push, write it marked (1 read and 1 write
+        instead of 2 writes), then the sockets: a client told on a socket finds the note in
+        its inbox. Found marked: delivered before; found unmarked (written by a runtime before
+        this order, or before the player's first device): sent, then marked. 1 when it was
+        new."""
         stored = self.inbox.get(note.player, note.id)
         if stored is not None:
             if not stored.pushed:
                 self.deliver(note)
             return 0
         for channel in self.channels:
-            channel.send(note)
+            if channel.marks_sent:
+                channel.send(note)
         # sent already: failing here would send it again on the stream's retry, so the write
-        # gets the mark's few more tries (a concurrent delivery's write makes this one False)
-        return 1 if self._retried(lambda: self.inbox.add(note._replace(pushed=True))) else 0
+        # gets the mark's few more tries (a concurrent delivery's write makes this one False,
+        # and that delivery tells the sockets)
+        if not self._retried(lambda: self.inbox.add(note._replace(pushed=True))):
+            return 0
+        for channel in self.channels:
+            if not channel.marks_sent:
+                channel.send(note)
+        return 1
 
     @staticmethod
     def _retried(write: Callable[[], Any]) -> Any:
