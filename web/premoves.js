@@ -31,6 +31,24 @@ function describe(game, line) {
   return t("premoveSaved", { theirs, mine });
 }
 
+/** What the player has typed and chosen, kept across the table's redraws (a change of the game
+ * while they type redraws the card): restored where the option still exists. */
+function keepDraft(gameId, fields) {
+  const draft = state.premoveDraft?.game === gameId ? state.premoveDraft.values : {};
+  for (const field of fields) {
+    const value = draft[field.id];
+    if (value !== undefined && (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === value))) {
+      field.value = value;
+    }
+    const remember = () => {
+      const values = state.premoveDraft?.game === gameId ? state.premoveDraft.values : {};
+      state.premoveDraft = { game: gameId, values: { ...values, [field.id]: field.value } };
+    };
+    field.addEventListener("input", remember);
+    field.addEventListener("change", remember);
+  }
+}
+
 /** The card, for a seated player waiting on the other seat of a two-player game. */
 export function premoveCard(game) {
   const other = 1 - game.you.seat;
@@ -42,12 +60,14 @@ export function premoveCard(game) {
     game.you.hand.map((tile) => h("option", { value: tile }, tile)),
   );
   const myEnd = endSelect(game, "pm-my-end");
+  keepDraft(game.id, [theirTile, theirEnd, myTile, myEnd]);
   const saved = h("p", { class: "note", id: "pm-saved" });
-  const show = () => {
+  // the card on the page when the answer comes: a redraw meanwhile has replaced this one
+  const show = (where = document.getElementById("pm-saved") || saved) => {
     const line = state.premoves?.[game.id];
-    saved.textContent = line ? describe(game, line) : t("premoveNone");
+    where.textContent = line ? describe(game, line) : t("premoveNone");
   };
-  show();
+  show(saved);
   const store = (lines) =>
     attempt(async () => {
       const { body } = await request("PUT", `/games/${game.id}/premoves`, { body: { lines } });

@@ -10,6 +10,7 @@ export const state = {
   moves: [],
   movesAfter: 0,
   selected: null, // a tile of the hand waiting for its end
+  premoveDraft: null, // {game, values}: the pre-move card's fields as the player left them
   live: "offline",
   busy: false,
   lists: { mine: [], open: [], notes: [], unread: 0, opponents: [], invites: [] },

@@ -42,13 +42,17 @@ export async function openGame(gameId, created) {
   startPolling(POLL_MS, refreshGame);
 }
 
-/** Take a view answered by the API unless an older one arrives after a newer one. */
+/** Take a view answered by the API unless an older one arrives after a newer one; true when it
+ * differs from the one shown (the same view fetched twice, e.g. by a socket opening while the
+ * table loads, need not redraw the table under the player's fingers). */
 function accept(answer) {
   const view = answer.body;
-  if (!view || (state.game && state.game.id === view.id && view.version < state.game.version)) return false;
+  const shown = state.game && state.game.id === view?.id ? state.game : null;
+  if (!view || (shown && view.version < shown.version)) return false;
+  const same = shown && answer.etag && answer.etag === state.etag;
   state.game = view;
   state.etag = answer.etag;
-  return true;
+  return !same;
 }
 
 async function fetchGame() {

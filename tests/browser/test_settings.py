@@ -3,6 +3,7 @@ page, seen by the API, and then played for the person in a game (the move log sa
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,16 @@ def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_
         page.fill("#pm-their-tile", "6-6")
         page.select_option("#pm-my-tile", "5-6")
         page.select_option("#pm-my-end", "left")
+        # the game changes while the card is filled in (kai's vacation marks it: version + 1,
+        # the table redrawn): what kai typed and chose stays
+        until = (datetime.now(UTC) + timedelta(days=2)).isoformat()
+        people.ok(kai, "PUT", "/me/vacation", {"until": until})
+        version = people.ok(kai, "GET", f"/games/{game}")["version"]
+        page.wait_for_selector(f"#game[data-version='{version}'] #premove")
+        assert page.input_value("#pm-their-tile") == "6-6"
+        assert page.input_value("#pm-my-tile") == "5-6"
+        assert page.input_value("#pm-my-end") == "left"
+        people.ok(kai, "DELETE", "/me/vacation")
         page.click("#pm-save")
         page.wait_for_selector("#pm-saved:has-text('5-6')")
         page.screenshot(path=tmp_path / "02-premove.png", full_page=True)
