@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { moveText, seatName } from "./scoreboard.js";
+import { state } from "./state.js";
 
 // tries of a record while its last hand is still being archived (503), 1 s, 2 s, 3 s apart
 const RECORD_TRIES = 4;
@@ -22,10 +23,12 @@ async function fetchRecord(path) {
   }
 }
 
-/** The card: a button that loads the record and the analysis, then the review. */
+/** The card: a button that loads the record and the analysis, then the review. What was loaded
+ * stays in state.review: a redraw of the table (a rematch offered meanwhile) keeps it shown. */
 export function reviewCard(game) {
-  const body = h("div", { id: "review-body" });
-  const open = h("button", { type: "button", id: "review-open", class: "ghost" }, t("review"));
+  const loaded = state.review?.game === game.id ? state.review : null;
+  const body = h("div", { id: "review-body" }, loaded && reviewElement(game, loaded.record, loaded.analysis));
+  const open = h("button", { type: "button", id: "review-open", class: "ghost", hidden: Boolean(loaded) }, t("review"));
   // its own guard rather than attempt()'s one-action-at-a-time: a read, which a refresh of the
   // table in flight at that moment must not swallow
   open.addEventListener("click", async () => {
@@ -38,8 +41,9 @@ export function reviewCard(game) {
         fetchRecord(path),
         request("GET", `${path}/analysis`),
       ]);
-      body.replaceChildren(reviewElement(game, record.body, analysis.body));
-      open.hidden = true;
+      state.review = { game: game.id, record: record.body, analysis: analysis.body };
+      // the card on the page now: a redraw while it loaded has replaced this one
+      document.getElementById("review")?.replaceWith(reviewCard(game));
     } catch (err) {
       showError(err);
     } finally {

@@ -11,6 +11,7 @@ export const state = {
   movesAfter: 0,
   selected: null, // a tile of the hand waiting for its end
   premoveDraft: null, // {game, values}: the pre-move card's fields as the player left them
+  review: null, // {game, record, analysis}: the finished match's review, once loaded
   live: "offline",
   busy: false,
   lists: { mine: [], open: [], notes: [], unread: 0, opponents: [], invites: [] },

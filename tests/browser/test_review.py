@@ -59,6 +59,11 @@ def test_a_finished_match_is_reviewed_move_by_move_with_its_analysis(
         assert page.inner_text("#replay-caption").startswith(f"1/{steps}")
         assert page.locator("#review-body .replay-board .tile").count() >= 1
         page.screenshot(path=tmp_path / "review.png", full_page=True)
+        page.click("#back")  # to the lobby and back: the table is drawn again, the review kept
+        page.wait_for_selector("#create")
+        page.go_back()
+        page.wait_for_selector("#review-body .deal li")
+        assert page.locator("#review-open").is_hidden()
     finally:
         context.close()
 
