@@ -2,7 +2,8 @@
 
     python bench/bots.py [--deals N] [--quick] [--budget-ms MS | --samples N]
                          [--presets P[:N],...] [--opponents L,...] [--no-duel] [--workers W]
-                         [--told hands|asleep|partner] [--tree PATH] [--json FILE]
+                         [--told hands|asleep|partner] [--reads WHO:BETA:DEALT]
+                         [--tree PATH] [--json FILE]
     python bench/bots.py --calibrate [--budget-ms MS]
 
 Hands, not matches: each line plays the first hand of ``Match.start(rules, seed=k)`` for deals
@@ -34,6 +35,10 @@ fewer worlds in its budget. The deals are spread over ``--workers`` processes (2
 ``--told`` is a what-if, never the product's: the expert's worlds put in, as they are, every
 hand (the search with nothing hidden), the tiles out of play, or its partner's hand; the rest
 is dealt from its seat's knowledge as usual. It tells what each hidden part is worth.
+
+``--reads WHO:BETA:DEALT`` is another: each world the expert keeps is drawn from DEALT dealt
+as usual, weighted by how likely the strategist's score (softmax BETA) made the plays of WHO
+(``opponents`` or ``all`` the other seats) in it (bench/_reading.py).
 
 ``--calibrate`` prints, on one process, what the budget buys: microseconds a rollout (one hand
 played out from a position on plain ints, ``expert._play_from``: the line's own loop or any
@@ -113,12 +118,14 @@ def side_points(points: tuple[int, ...], seating: int, pairs: bool) -> tuple[int
 TOLD = ("hands", "asleep", "partner")
 
 
-def told_observe(told: str) -> Any:
-    """``expert.observe`` for an expert told ``told`` (``TOLD``): its worlds are dealt from
-    its seat's knowledge with that part of the hidden information put in as it is."""
-    from domino.engine import expert
+#: ``expert.observe`` as the engine has it, before a what-if wraps it
+_SEAT_OBSERVE: Any = None
 
-    observe = expert.observe
+
+def told_observe(told: str, observe: Any) -> Any:
+    """``observe`` (the seat's knowledge) for an expert told ``told`` (``TOLD``): its worlds are
+    dealt from its seat's knowledge with that part of the hidden information put in as it is."""
+    from domino.engine import expert
 
     class Told:
         def __init__(self, match: Any, seat: int) -> None:
@@ -166,8 +173,16 @@ def play_hand(
 
     thinking = dict(thinking)
     told = thinking.pop("told", None)
-    if told is not None:  # this process plays only this benchmark's hands
-        expert.observe = told_observe(told)
+    reads = thinking.pop("reads", None)
+    if told is not None or reads is not None:  # this process plays only this benchmark's hands
+        global _SEAT_OBSERVE
+        _SEAT_OBSERVE = _SEAT_OBSERVE or expert.observe  # what each what-if wraps, once
+        if told is not None:
+            expert.observe = told_observe(told, _SEAT_OBSERVE)
+        else:
+            from _reading import reading_observe
+
+            expert.observe = reading_observe(*reads, _SEAT_OBSERVE)
 
     match = Match.start(rules, seed=deal, at=0)
     a = levels[seating]
@@ -409,6 +424,12 @@ def main() -> int:
         choices=TOLD,
         help="a what-if: tell the expert all hands, the tiles asleep or its partner's hand",
     )
+    parser.add_argument(
+        "--reads",
+        metavar="WHO:BETA:DEALT",
+        help="a what-if: worlds weighted by the strategist's score of the plays of WHO "
+        "(opponents or all), softmax BETA, one kept of DEALT (bench/_reading.py)",
+    )
     add_common_arguments(parser)
     args = parser.parse_args()
     tree = use_tree(args.tree)
@@ -430,6 +451,11 @@ def main() -> int:
     )
     if args.told:
         thinking["told"] = args.told
+    if args.reads:
+        who, beta, dealt = args.reads.split(":")
+        if who not in ("opponents", "all") or float(beta) < 0 or int(dealt) < 1:
+            raise SystemExit("--reads WHO:BETA:DEALT: opponents|all, beta >= 0, dealt >= 1")
+        thinking["reads"] = (who, float(beta), int(dealt))
     how = (
         f"{args.samples} worlds a move"
         if args.samples

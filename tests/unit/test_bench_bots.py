@@ -102,22 +102,23 @@ def test_told_puts_only_what_it_names_into_every_world() -> None:
     the rest; the partner's hand as it is, the others dealt around it."""
     import random
 
-    from domino.engine import Match, resolve_rules
+    from domino.engine import Match, expert, resolve_rules
 
     match = Match.start(resolve_rules("cubano", 4), seed=3)
     seat, rng = match.turn, random.Random(1)
     assert seat is not None
-    hands, boneyard = bots.told_observe("hands")(match, seat).sample(rng)
+    hands, boneyard = bots.told_observe("hands", expert.observe)(match, seat).sample(rng)
     assert (hands, boneyard) == (match.hands, match.boneyard)
     asleep = sum(1 << t for t in match.boneyard)
     for _ in range(5):
-        hands, boneyard = bots.told_observe("asleep")(match, seat).sample(rng)
+        hands, boneyard = bots.told_observe("asleep", expert.observe)(match, seat).sample(rng)
         assert sorted(boneyard) == sorted(match.boneyard)
         assert not any(hand & asleep for hand in hands)
         partner = (seat + 2) % 4
-        hands, boneyard = bots.told_observe("partner")(match, seat).sample(rng)
+        hands, boneyard = bots.told_observe("partner", expert.observe)(match, seat).sample(rng)
         assert hands[partner] == match.hands[partner] and hands[seat] == match.hands[seat]
         assert [h.bit_count() for h in hands] == [h.bit_count() for h in match.hands]
     others = [s for s in range(4) if s not in (seat, (seat + 2) % 4)]
-    dealt = [bots.told_observe("partner")(match, seat).sample(rng)[0] for _ in range(20)]
+    told = bots.told_observe("partner", expert.observe)
+    dealt = [told(match, seat).sample(rng)[0] for _ in range(20)]
     assert any(d[others[0]] != match.hands[others[0]] for d in dealt)  # the rest still dealt
