@@ -37,20 +37,21 @@ def types_pushed(sns: Any, player: str) -> list[str]:
 
 def test_patch_me_keeps_quiet_hours_and_refuses_a_zone_it_does_not_know(api: Api) -> None:
     quiet = {"from": "22:00", "to": "08:00", "tz": "Europe/Madrid"}
-    assert api.call("GET", "/me", player="quim").ok()["quiet_hours"] is None
+    assert api.call("GET", "/me", player="quico").ok()["quiet_hours"] is None
     assert (
-        api.call("PATCH", "/me", {"quiet_hours": quiet}, player="quim").ok()["quiet_hours"] == quiet
+        api.call("PATCH", "/me", {"quiet_hours": quiet}, player="quico").ok()["quiet_hours"]
+        == quiet
     )
-    assert api.call("GET", "/me", player="quim").ok()["quiet_hours"] == quiet
-    bad = api.call("PATCH", "/me", {"quiet_hours": {**quiet, "tz": "Madrid"}}, player="quim")
+    assert api.call("GET", "/me", player="quico").ok()["quiet_hours"] == quiet
+    bad = api.call("PATCH", "/me", {"quiet_hours": {**quiet, "tz": "Madrid"}}, player="quico")
     assert (bad.status, bad.body["error"]["code"]) == (400, "invalid_request")
     assert bad.body["error"]["params"]["fields"] == ["quiet_hours.tz"]
-    assert api.call("GET", "/me", player="quim").ok()["quiet_hours"] == quiet  # unchanged
+    assert api.call("GET", "/me", player="quico").ok()["quiet_hours"] == quiet  # unchanged
     assert (
-        api.call("PATCH", "/me", {"auto_forced": True}, player="quim").ok()["quiet_hours"] == quiet
+        api.call("PATCH", "/me", {"auto_forced": True}, player="quico").ok()["quiet_hours"] == quiet
     )  # another field leaves them as they are
     assert (
-        api.call("PATCH", "/me", {"quiet_hours": None}, player="quim").ok()["quiet_hours"] is None
+        api.call("PATCH", "/me", {"quiet_hours": None}, player="quico").ok()["quiet_hours"] is None
     )
 
 
@@ -95,7 +96,7 @@ def test_the_sweep_sends_the_summary_whose_timer_was_lost(
     quiet, _end = window_around_now(dev_clock)
     api.call("PATCH", "/me", {"quiet_hours": quiet}, player="sole").ok()
     game = api.create("sole", preset="dos-jugadores", players=2, deal=DOS_DEAL).ok(201)["id"]
-    api.join(game, "teo").ok()
+    api.join(game, "tavi").ok()
     api.drain()
     assert types_pushed(sns, "sole") == []
     assert sweep()["summaries"] == 0  # inside the window: nothing due
@@ -105,5 +106,5 @@ def test_the_sweep_sends_the_summary_whose_timer_was_lost(
     (summary,) = pushes_to(sns, "sole")
     message = summary["payload"]["fcmV1Message"]["message"]
     assert message["data"]["type"] == "quiet_summary"
-    # teo leads: no game awaits sole's move, so the summary counts the game with news
+    # tavi leads: no game awaits sole's move, so the summary counts the game with news
     assert message["notification"]["body"] == "Hay novedades en una de tus partidas."
