@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from bench_modules import load_bench
@@ -15,62 +17,60 @@ from domino.engine.tiles import HIGH, LOW
 reading = load_bench("_reading")
 
 
-@pytest.mark.parametrize("preset", ["cubano", "parejas-111"])
-def test_the_mirror_scores_the_strategists_plays_best(preset: str) -> None:
+def strategist_plies(preset: str, deals: int) -> Iterator[tuple[Match, int, Any, int]]:
+    """The first hand of deals 0 .. ``deals`` - 1, strategists on every seat: (match, seat on
+    turn, the move it makes, ply) before each move is made."""
     rules = resolve_rules(preset, 4)
-    checked = 0
-    for deal in range(12):
+    for deal in range(deals):
         match = Match.start(rules, seed=deal, at=0)
         ply = 0
         while match.status == "playing" and match.hand_number == 1:
             seat = match.turn
             assert seat is not None
             move = choose_move(match, seat, "strategist", seed=ply)
-            hand = match.hands[seat]
-            chose = len({p.tile.id for p in match.legal_moves()}) > 1
+            yield match, seat, move, ply
             match.apply(seat, move, ply)
             ply += 1
-            if match.status != "playing" or match.hand_number != 1 or not chose:
-                continue
-            # the play just made, read by a seat on the other side, in the true world
-            (seen,) = reading.plays_seen(match, (seat + 1) % 4, "opponents")[-1:]
-            assert seen.seat == seat and seen.tile == move.tile.id
+
+
+@pytest.mark.parametrize("preset", ["cubano", "parejas-111"])
+def test_the_mirror_scores_the_strategists_plays_best(preset: str) -> None:
+    top = resolve_rules(preset, 4).set
+    checked = 0
+    last: tuple[int, Any, int] | None = None  # the play before: (seat, move, hand), with a choice
+    for match, seat, move, ply in strategist_plies(preset, 12):
+        if ply and last is not None:
+            played, made_move, hand = last
+            # that play, read by a seat on the other side, in the true world
+            (seen,) = reading.plays_seen(match, (played + 1) % 4, "opponents")[-1:]
+            assert seen.seat == played and seen.tile == made_move.tile.id
             choices = reading.options(seen, hand)
-            if len(choices) < 2:
-                continue
-            count = [0] * (rules.set + 1)
-            for tile in range(64):
-                if hand >> tile & 1:
-                    count[LOW[tile]] += 1
-                    if HIGH[tile] != LOW[tile]:
-                        count[HIGH[tile]] += 1
-            values = {c: reading.score(seen, count, *c, rules.set) for c in choices}
-            made = max(v for (tile, _), v in values.items() if tile == move.tile.id)
-            assert made >= max(values.values()) - 1e-9, (deal, ply, move, values)
-            checked += 1
+            if len(choices) >= 2:
+                count = [0] * (top + 1)
+                for tile in range(64):
+                    if hand >> tile & 1:
+                        count[LOW[tile]] += 1
+                        if HIGH[tile] != LOW[tile]:
+                            count[HIGH[tile]] += 1
+                values = {c: reading.score(seen, count, *c, top) for c in choices}
+                made = max(v for (tile, _), v in values.items() if tile == made_move.tile.id)
+                assert made >= max(values.values()) - 1e-9, (ply, made_move, values)
+                checked += 1
+        chose = len({p.tile.id for p in match.legal_moves()}) > 1
+        last = (seat, move, match.hands[seat]) if chose else None
     assert checked > 40
 
 
 def test_the_plays_read_make_the_true_hands_likelier_than_dealt_worlds() -> None:
-    rules = resolve_rules("cubano", 4)
+    top = resolve_rules("cubano", 4).set
     ranks = []
-    for deal in range(6):
-        match = Match.start(rules, seed=deal, at=0)
-        ply = 0
-        while match.status == "playing" and match.hand_number == 1:
-            seat = match.turn
-            assert seat is not None
-            seen = reading.plays_seen(match, seat, "opponents")
-            if ply >= 8 and seen:
-                know = expert.observe(match, seat)
-                rng = random.Random(ply)
-                truth = reading.log_likelihood(seen, match.hands, rules.set, 3.0)
-                dealt = [
-                    reading.log_likelihood(seen, know.sample(rng)[0], rules.set, 3.0)
-                    for _ in range(40)
-                ]
-                ranks.append(sum(v < truth for v in dealt) + sum(v == truth for v in dealt) / 2)
-            match.apply(seat, choose_move(match, seat, "strategist", seed=ply), ply)
-            ply += 1
+    for match, seat, _, ply in strategist_plies("cubano", 6):
+        seen = reading.plays_seen(match, seat, "opponents")
+        if ply >= 8 and seen:
+            know = expert.observe(match, seat)
+            rng = random.Random(ply)
+            truth = reading.log_likelihood(seen, match.hands, top, 3.0)
+            dealt = [reading.log_likelihood(seen, know.sample(rng)[0], top, 3.0) for _ in range(40)]
+            ranks.append(sum(v < truth for v in dealt) + sum(v == truth for v in dealt) / 2)
     # 20 would be a reading that tells nothing
     assert len(ranks) > 20 and statistics.mean(ranks) > 30
