@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import itertools
+import random
 import secrets
 from collections import Counter
 
 import pytest
-from domino.engine import IllegalMove, Match, Play, parse_tile, resolve_rules
+from domino.engine import (
+    CEDE,
+    DRAW,
+    PASS,
+    PRESETS,
+    IllegalMove,
+    InvalidInput,
+    Match,
+    Play,
+    encode,
+    parse_tile,
+    resolve_rules,
+)
 from domino.engine.deal import csprng_shuffle, seeded_shuffle
 from domino.engine.kit import PLAYS
 from domino.engine.tiles import TEXT, show_mask
@@ -176,3 +189,45 @@ def test_fast_path_checks_shared_play_objects() -> None:
         (0, 0, tid("6-6"), -1),
         (0, 1, tid("1-6"), 1),
     ]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_shared_play_objects_and_new_ones_make_the_same_match(preset: str) -> None:
+    """The fast path (the objects ``legal_moves`` hands out) and the full checks (a Play made
+    anew, as a request's) change a match alike, byte for byte, in every preset (scoring during
+    play, trains and cedes take the full path either way)."""
+    rules = resolve_rules(preset, PRESETS[preset].min_players)
+    for seed in range(3):
+        fast, full = Match.start(rules, seed=seed), Match.start(rules, seed=seed)
+        rng = random.Random(seed)
+        at = 0
+        while fast.status == "playing":
+            legal = fast.legal_moves()
+            move = rng.choice(legal) if legal else DRAW if fast.can_draw() else PASS
+            if fast.can_cede() and rng.random() < 0.5:
+                move = CEDE
+            fresh = Play(move.tile, move.end) if isinstance(move, Play) else move
+            assert fresh is not move or not isinstance(move, Play)
+            at += 1
+            said = [m.apply(m.turn, mv, at) for m, mv in ((fast, move), (full, fresh))]
+            assert len({(r.drawn, r.hand_over, r.match_over, r.hand_number) for r in said}) == 1
+            assert encode(fast) == encode(full)
+
+
+def test_another_layouts_shared_play_takes_the_full_checks() -> None:
+    """A shared Play object of the cross layout says "north", its arm 0: a line match's fast path
+    must not read it as its own arm 0 ("left"), but refuse it as a new Play(tile, "north")."""
+    m = Match.start(resolve_rules("parejas-111", 4), seed=5)
+    m.apply(m.turn, m.legal_moves()[0], 1)
+    seat = m.turn
+    assert seat is not None
+    legal = m.legal_moves()
+    assert legal  # seed 5's second seat has a play (a seed's deal never changes)
+    tid = legal[0].tile.id
+    north = PLAYS["cross"][tid][1]
+    assert north.end == "north" and north.tile.id == tid
+    before = encode(m)
+    for move in (north, Play(north.tile, "north")):
+        with pytest.raises(InvalidInput):
+            m.apply(seat, move, 2)
+    assert encode(m) == before

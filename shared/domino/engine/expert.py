@@ -32,7 +32,7 @@ from operator import add
 
 from . import fives
 from .deal import WANTED
-from .kit import PLAY_INFO, PlayInfo
+from .kit import PLAY_INFO, FastTable
 from .match import Match
 from .movelog import KIND
 from .moves import DRAW, PASS, Move, Play
@@ -251,7 +251,7 @@ class _Table:
         self.players = match.players
         self.layout = match.layout
         #: what the shared Play objects of ``legal_moves`` are (tile id, arm, bit, pips)
-        self.info: dict[int, PlayInfo | None] = PLAY_INFO[rules.layout]
+        self.info: FastTable = PLAY_INFO[rules.layout]
         self.nxt = match.next_seats
         self.keep = match.kept
         self.draw_ends_turn = rules.draw == "one_then_pass"
@@ -277,7 +277,7 @@ def _line_outcome(
 ) -> HandOutcome:
     """``seat`` lays ``play`` on ``table`` (a line) in the world (``hands``, ``boneyard``; not
     changed), then the hand is played out by the rollout policy (``_play_line``)."""
-    tid, arm, bit, pips = table.info[id(play)]  # type: ignore[misc]
+    tid, arm, bit, pips = table.info[play.fast_key]  # type: ignore[misc]
     hands = list(hands)
     hand = hands[seat] ^ bit
     hands[seat] = hand
@@ -297,7 +297,7 @@ def _layout_outcome(
     table: _Table, hands: list[int], boneyard: list[int], seat: int, play: Play
 ) -> HandOutcome:
     """``_line_outcome`` for any layout (its ``lay`` and ``grow``): ``_play_out`` plays it out."""
-    tid, arm, bit, _pips = table.info[id(play)]  # type: ignore[misc]
+    tid, arm, bit, _pips = table.info[play.fast_key]  # type: ignore[misc]
     hands = list(hands)
     hand = hands[seat] ^ bit
     hands[seat] = hand
@@ -315,7 +315,7 @@ def _fives_outcome(
     """``_layout_outcome`` for rules that score during play (``fives.play_out``): the value
     counts the points every seat makes from this play on, the award included."""
     assert table.count is not None
-    tid, arm, bit, _pips = table.info[id(play)]  # type: ignore[misc]
+    tid, arm, bit, _pips = table.info[play.fast_key]  # type: ignore[misc]
     hands = list(hands)
     hand = hands[seat] ^ bit
     hands[seat] = hand

@@ -2,8 +2,8 @@
 
 - Per layout (built the first time a game of that layout needs it: a cold start of a Lambda
   function pays only for the layouts it plays): the shared, immutable ``Play`` objects per tile and
-  arm that ``legal_moves`` hands out, the table ``apply`` recognises them by (``id(move)`` -> tile,
-  arm, bit, pips; the ``DRAW`` and ``PASS`` singletons -> None), and the legal-move cache (per arm:
+  arm that ``legal_moves`` hands out, the table ``apply`` recognises them by (``move.fast_key`` ->
+  tile, arm, bit, pips; a draw or a pass -> None), and the legal-move cache (per arm:
   the tiles of one suit a hand holds -> their Play objects on that arm, bounded).
 - Per ruleset (``kit_of``, a ``Kit``): those tables, the seat order, the tiles never drawn, the
   layout and how its arms grow, and for the deal: the set size, the slices of a shuffled set that
@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from .deal import WANTED
 from .layouts import LAYOUTS, Layout
-from .moves import DRAW, PASS, Play
+from .moves import Draw, Pass, Play
 from .rules import Ruleset
 from .tiles import PIPS, TILES, bits, set_size
 
@@ -49,29 +50,43 @@ class _PerLayout(dict[str, _V]):
         return value
 
 
-#: Play objects per (tile id, arm + 1) for every layout: shared, immutable
-PLAYS: dict[str, Plays] = _PerLayout(
-    lambda layout: [
-        [Play(t, None)] + [Play(t, name) for name in LAYOUTS[layout].names] for t in TILES
-    ]
-)
+#: ``Play.fast_key`` of each shared Play object made (0, 1, 2: any other Play, ``Draw``, ``Pass``)
+_FAST_KEYS = itertools.count(3)
 
-#: id(Play object) -> ``PlayInfo`` for the shared Play objects of each layout (the fast path of
-#: ``apply``); the ``DRAW`` and ``PASS`` singletons -> None
-PLAY_INFO: dict[str, dict[int, PlayInfo | None]] = _PerLayout(
-    lambda layout: {
-        id(DRAW): None,
-        id(PASS): None,
-        **{
-            id(p): (t, arm - 1, 1 << t, PIPS[t])
-            for t, row in enumerate(PLAYS[layout])
-            for arm, p in enumerate(row)
-        },
-    }
-)
+
+def _shared_plays(layout: str) -> Plays:
+    plays = [[Play(t, None)] + [Play(t, name) for name in LAYOUTS[layout].names] for t in TILES]
+    for row in plays:
+        for play in row:
+            # frozen for everyone else: its key is set here, once, before any caller sees it
+            object.__setattr__(play, "fast_key", next(_FAST_KEYS))
+    return plays
+
+
+#: Play objects per (tile id, arm + 1) for every layout: shared, immutable
+PLAYS: dict[str, Plays] = _PerLayout(_shared_plays)
+
+#: what ``Match.apply``'s fast path finds at ``move.fast_key`` (a list subscript by an attribute:
+#: a third of the time of a dict by ``id(move)``): a shared Play object of the table's layout ->
+#: its ``PlayInfo``; the ``Draw`` and ``Pass`` keys -> None; any other key -> False, or past the end
+FastTable = list[PlayInfo | Literal[False] | None]
+
+
+def _fast_table(layout: str) -> FastTable:
+    plays = PLAYS[layout]
+    table: FastTable = [False] * (max(p.fast_key for row in plays for p in row) + 1)
+    table[Draw.fast_key] = table[Pass.fast_key] = None
+    for t, row in enumerate(plays):
+        for arm, play in enumerate(row):
+            table[play.fast_key] = (t, arm - 1, 1 << t, PIPS[t])
+    return table
+
+
+#: the ``FastTable`` of each layout's shared Play objects (the expert reads them there too)
+PLAY_INFO: dict[str, FastTable] = _PerLayout(_fast_table)
 
 #: the fast path's table of a ruleset that scores during play: a draw or a pass only
-_NO_FAST_PLAYS: dict[int, PlayInfo | None] = {id(DRAW): None, id(PASS): None}
+_NO_FAST_PLAYS: FastTable = [False, None, None]
 
 #: per layout, per arm: submask of one suit -> the Play objects it yields on that arm (bounded)
 LEGAL_CACHE: dict[str, LegalCache] = {
@@ -103,7 +118,7 @@ Dealing = tuple[int, tuple[slice, ...], int, tuple[int, ...]]
 #: the ``Dealing``
 Kit = tuple[
     Plays,
-    dict[int, PlayInfo | None],
+    FastTable,
     LegalCache,
     int,
     tuple[int, ...],
@@ -126,7 +141,7 @@ def make_kit(rules: Ruleset) -> Kit:
         PLAYS[rules.layout],
         # a play that scores during play (``in_play``) takes ``Match._apply``'s full path, as
         # every move of a trains layout does
-        {}
+        []
         if rules.layout == "trains"
         else PLAY_INFO[rules.layout]
         if rules.in_play is None
@@ -185,6 +200,7 @@ __all__ = [
     "PLAYS",
     "PLAY_INFO",
     "Dealing",
+    "FastTable",
     "Kit",
     "LegalCache",
     "PlayInfo",

@@ -35,7 +35,7 @@ from .errors import (
 )
 from .fives import Count, add_points, no_award
 from .forced import first_move, only_move
-from .kit import Dealing, Grow, LegalCache, PlayInfo, Plays, kit_of, legal_plays
+from .kit import Dealing, FastTable, Grow, LegalCache, Plays, kit_of, legal_plays
 from .layouts import EVERY_TRAIN, TRAINS, Layout, arm_for
 from .movelog import KIND, OWN, PLAY_CODES, TIMEOUT, TIMEOUT_FORFEIT, Entry, LogCode, MoveCodes
 from .moves import Cede, Draw, Move, Pass, Play, PlayJson, validate_move
@@ -148,7 +148,7 @@ class Match:
     _fives: Count | None  # ``in_play: fives``: the current hand's count (``fives``)
     _trains: TrainsState | None  # ``layout: trains``: the round beyond its board (``trains``)
     _plays: Plays
-    _info: dict[int, PlayInfo | None]
+    _info: FastTable
     _cache: LegalCache
     _plain: ApplyResult
     _layout: Layout
@@ -468,17 +468,16 @@ class Match:
         Checks, first failure raised: ``InvalidInput`` (``validate_move``, seat out of range), then
         ``GameNotInProgress``, ``NotYourTurn``, and for a play ``TileNotInHand``,
         ``MustLeadOpeningTile``, ``TileDoesNotMatch`` / ``EndRequired``; for a draw ``MustPlay``,
-        ``CannotDraw``; for a pass ``CannotPass``.
-        """
+        ``CannotDraw``; for a pass ``CannotPass``."""
         # fast path: a shared Play object (as ``legal_moves`` hands out) on an open end or as the
         # first tile, by the seat on turn (``turn`` is None once the match is over), and a pass
         # that is allowed; anything else (and every refusal) goes through the full checks
         if seat == self.turn:
-            try:  # a subscript is quicker than .get(): DRAW and PASS are keys (None) too
-                info = self._info[id(move)]
-            except KeyError:  # any other object: the full checks
+            try:  # a subscript is quicker than .get() (``kit.FastTable``)
+                info = self._info[move.fast_key]
+            except (AttributeError, IndexError):  # not a move, or a kit's it is not: full checks
                 return self._apply(seat, move, at, OWN)
-            if info is not None:
+            if info:  # a shared Play object of this kit
                 tid, arm, b, pips = info
                 hands = self.hands
                 hand = hands[seat]
@@ -511,7 +510,8 @@ class Match:
                     return self._plain
                 return self._end_hand(_DOMINO, seat, at)
             elif (
-                move.__class__ is Pass
+                info is None  # a draw or a pass of a kit that takes them here
+                and move.__class__ is Pass
                 and len(self.boneyard) <= self._keep
                 and not (
                     self.hands[seat] & (SUIT[self.ends[0]] | SUIT[self.ends[1]])

@@ -3,8 +3,8 @@ immutable values."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from .errors import InvalidInput
 from .layouts import LAYOUTS
@@ -27,6 +27,9 @@ class Play:
 
     tile: Tile
     end: str | None = None
+    #: where ``Match.apply``'s fast path finds this object in a kit's table (``kit.FastTable``):
+    #: set once on the shared objects ``legal_moves`` hands out; 0 on any other Play (slower path)
+    fast_key: int = field(default=0, init=False, compare=False, repr=False)
 
     def to_json(self) -> PlayJson:
         return {"tile": str(self.tile), "end": self.end}
@@ -36,16 +39,22 @@ class Play:
 class Draw:
     """Take the top tile of the boneyard (only with no playable tile and something drawable)."""
 
+    fast_key: ClassVar[int] = 1
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     """End the turn without playing (only when you can neither play nor draw)."""
+
+    fast_key: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True)
 class Cede:
     """Hand the lead to your partner (``opening: pair_lot``): only the seat offered it, once,
     before the hand's first tile."""
+
+    fast_key: ClassVar[int] = 0
 
 
 Move = Play | Draw | Pass | Cede
