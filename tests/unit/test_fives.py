@@ -391,6 +391,30 @@ def test_the_lead_after_a_domino_and_after_a_closed_hand() -> None:
     assert m.opener == lot % 2 and m.forced == -1
 
 
+@pytest.mark.parametrize("lot", [0, 1, 2])
+def test_a_dev_lot_leads_every_hand_the_lot_draws(lot: int) -> None:
+    """``deal.lot`` fixes what every lot of the match draws: the first hand's and, after a closed
+    hand, the next one's; a hand won by a domino is led by its winner. The lot is in the bytes:
+    the match is decoded from its encoding before every move, as the service does."""
+    closed = 0
+    for seed in range(12):
+        m = Match.start(resolve_rules("all-fives", 3), seed=seed, deal={"lot": lot})
+        assert m.opener == lot and m.forced == -1
+        rng = random.Random(seed)
+        while m.status == "playing":
+            hand = m.hand_number
+            m = decode(encode(m))
+            random_step(m, rng)
+            last = m.last_hand()
+            if m.status == "playing" and m.hand_number != hand and last is not None:
+                if last["reason"] == "closed":
+                    closed += 1
+                    assert m.opener == lot, (seed, hand)
+                else:
+                    assert last["reason"] == "domino" and m.opener == last["winners"][0]
+    assert closed >= 3  # the seeds reach closed hands
+
+
 # ------------------------------------------------------------------- invariants
 
 

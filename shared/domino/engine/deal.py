@@ -261,21 +261,18 @@ def check_deal(rules: Ruleset, deal: Any) -> tuple[list[int], list[int]]:
     return hands, rest
 
 
-def check_dev_deal(
-    rules: Ruleset, deal: Any
-) -> tuple[tuple[list[int], list[int]] | None, int | None]:
+def check_dev_deal(rules: Ruleset, deal: Any) -> tuple[tuple[list[int], list[int]] | None, int]:
     """A dev deal (``Match.start``'s ``deal``): the fixed hands and boneyard (None: shuffled),
-    and the seat its lot draws (``check_lot``; None: the shuffle's)."""
+    and the seat every lot of the match draws (``check_lot``; -1: the shuffle's)."""
     if deal is None:
-        return None, None
+        return None, -1
     lot = check_lot(rules, deal)
-    return (
-        check_deal(rules, deal) if lot is None or "hands" in deal or "by_seat" in deal else None
-    ), lot
+    fixed = lot is None or "hands" in deal or "by_seat" in deal
+    return (check_deal(rules, deal) if fixed else None), -1 if lot is None else lot
 
 
 def check_lot(rules: Ruleset, deal: Any) -> int | None:
-    """A dev deal's ``lot``: the seat the first hand's lot draws (None: the shuffle's lot)."""
+    """A dev deal's ``lot``: the seat every lot of the match draws (None: the shuffle's lot)."""
     if not isinstance(deal, dict) or "lot" not in deal:
         return None
     lot = deal["lot"]

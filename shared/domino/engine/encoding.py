@@ -11,7 +11,8 @@ passes · hands · boneyard · scores · chips/pot · forfeits · last hand · l
 previous hand's moves, current hand's moves). Version 2 is version 1 with the ruleset's
 ``EXTENSIONS`` after its other fields (a mask of those off their old values, then their values):
 a game whose rules leave them all at their old values is written as version 1, byte for byte
-what it was before they existed.
+what it was before they existed. ``WITH_LOT`` added to either version: a dev deal fixed every lot
+of the match (``Match.lot``), whose seat follows the log.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from .tiles import SETS, set_size
 VERSION = 1
 #: the version of a match whose rules set a field of ``EXTENSIONS``
 EXTENDED = 2
+#: added to the version byte: the seat every lot draws follows the log (dev deals only)
+WITH_LOT = 4
 _CHOICE_FIELDS = tuple(name for name in FIELD_NAMES if name in CHOICES and name not in EXTENSIONS)
 #: how a hand ended: 0 dominó, 1 closed, 2 the target reached mid-hand (one bit, two where the
 #: rules score during play, the only games a hand can end so)
@@ -260,14 +263,18 @@ def encode(m: Match) -> bytes:
                 w.put(1 if arm == 1 else 0, 1)
             w.svar(at - prev_at)
             prev_at = at
-    return w.data(EXTENDED if r.extended else VERSION)
+    version = EXTENDED if r.extended else VERSION
+    if m.lot >= 0:
+        w.uvar(m.lot)
+        version += WITH_LOT
+    return w.data(version)
 
 
 def decode(data: bytes) -> Match:
     """The match ``encode`` produced (``InvalidInput`` for bytes it could not have produced)."""
     if not isinstance(data, bytes | bytearray) or not data:
         raise InvalidInput("empty game state")
-    if data[0] not in (VERSION, EXTENDED):
+    if data[0] & ~WITH_LOT not in (VERSION, EXTENDED):
         raise InvalidInput("unknown game state version {version}", version=data[0])
     try:
         return _decode(bytes(data[1:]), data[0])
@@ -277,7 +284,7 @@ def decode(data: bytes) -> Match:
 
 def _decode(body: bytes, version: int) -> Match:
     rd = _Reader(body)
-    r = _get_rules(rd, version)
+    r = _get_rules(rd, version & ~WITH_LOT)
     n = r.players
     tw, sw, aw, pw = _widths(r)
     total = set_size(r.set)
@@ -347,6 +354,9 @@ def _decode(body: bytes, version: int) -> Match:
             prev_at += rd.svar()
             log.append((code, seat, tid, arm, prev_at))
         logs.append(log)
+    lot = rd.uvar() if version & WITH_LOT else -1
+    if not -1 <= lot < n:
+        raise InvalidInput("corrupt game state")
     if rd.end - rd.pos >= 8:
         raise InvalidInput("trailing bytes in game state")
     return Match.restore(
@@ -373,7 +383,8 @@ def _decode(body: bytes, version: int) -> Match:
         prev_log=logs[0],
         log=logs[1],
         search_passes=search_passes,
+        lot=lot,
     )
 
 
-__all__ = ["EXTENDED", "VERSION", "decode", "encode"]
+__all__ = ["EXTENDED", "VERSION", "WITH_LOT", "decode", "encode"]

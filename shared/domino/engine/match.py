@@ -68,8 +68,9 @@ class Match:
     ``ends``/``open_arms``/``arm_len`` (the board, see ``layouts``); ``scores``; ``chips`` (None
     without a stake) and ``pot``; ``forfeits`` (seats, in the order they left);
     ``match_winners_`` and ``is_draw`` (once finished); ``log``, ``prev_log``, ``first_held_n``
-    (see ``movelog``); ``start_at``; ``seed``; ``deals`` (per hand number, the hands as dealt and
-    the boneyard, top first: each deal made is kept; one set beforehand is dealt so; not encoded).
+    (see ``movelog``); ``start_at``; ``seed``; ``lot`` (the seat every lot of the match draws: a
+    dev deal's; -1: the shuffle's); ``deals`` (per hand number, the hands as dealt and the
+    boneyard, top first: each deal made is kept; one set beforehand is dealt so; not encoded).
     ``last`` is the last finished hand (``ended`` the same as a plain tuple). Read-only properties
     for the bots: ``layout``, ``next_seats``, ``kept``.
     """
@@ -102,6 +103,7 @@ class Match:
         "hands",
         "is_draw",
         "log",
+        "lot",
         "match_winners_",
         "open_arms",
         "opener",
@@ -121,6 +123,7 @@ class Match:
     rules: Ruleset
     players: int
     seed: int | None
+    lot: int
     status: str
     hand_number: int
     reshuffles: int
@@ -173,13 +176,14 @@ class Match:
     ) -> Match:
         """Deal hand 1 and find its opener. ``seed`` makes every shuffle of the match repeatable;
         ``deal`` (``{"hands": [[...] per seat], "boneyard": [... top first], "lot": seat}``) fixes
-        the first deal (no boneyard: the rest in id order) and what its lot draws (``lot``)."""
+        the first deal (no boneyard: the rest in id order) and what every lot draws (``lot``)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidInput("The seed must be a whole number.")
         m = cls._blank(rules)
         m.seed = seed
         m.start_at = at
-        m._deal(*check_dev_deal(rules, deal))
+        fixed, m.lot = check_dev_deal(rules, deal)
+        m._deal(fixed)
         return m
 
     @classmethod
@@ -209,11 +213,13 @@ class Match:
         prev_log: list[Entry],
         log: list[Entry],
         search_passes: int = 0,
+        lot: int = -1,
     ) -> Match:
         """A match exactly as it was, from its public attributes as ``encoding.decode`` read (and
         checked) them; the board is replayed from the plays of the current hand's ``log``."""
         m = cls._blank(rules)
         m.seed = seed
+        m.lot = lot
         m.status = status
         m.hand_number = hand_number
         m._plain = ApplyResult(None, False, False, hand_number)
@@ -288,19 +294,17 @@ class Match:
         m._trains = TrainsState(n) if rules.layout == "trains" else None
         return m
 
-    def _deal(
-        self, fixed: tuple[list[int], list[int]] | None = None, lot: int | None = None
-    ) -> None:
+    def _deal(self, fixed: tuple[list[int], list[int]] | None = None) -> None:
         """Deal the current hand (re-dealing while the opening rule or ``redeal_doubles`` asks
-        for it), set the opener. ``lot``: the seat the first hand's lot draws (dev deals)."""
+        for it), set the opener; a lot this hand draws is ``lot`` where a dev deal set it."""
         r = self.rules
         n = self.players
-        # the seat that leads this hand any tile (a winner, a lot), -1: the opening rule says
+        # the seat that leads this hand any tile (a winner, a dev lot), -1: the opening rule says
         ended = self._ended
+        leader = self.lot
         if ended is not None and self.hand_number > 1:
-            leader = lead.winners_lead(r, ended, self.opener, self._nxt)
-        else:
-            leader = -1 if lot is None else lot
+            won = lead.winners_lead(r, ended, self.opener, self._nxt)
+            leader = won if won >= 0 else leader
         fixed = self.deals.get(self.hand_number, fixed)  # a replay's (``replay``)
         hands, rest, found, self.reshuffles = deal_hand(
             r, self._dealing, self.seed, self.hand_number, fixed, leader, lead.too_many_doubles
@@ -327,8 +331,7 @@ class Match:
             TRAINS.open_station(self.ends, LOW[engine])
             self.open_arms = EVERY_TRAIN
         if r.stake is not None and self.chips is not None:
-            for s in range(n):
-                self.chips[s] -= r.stake
+            self.chips[:] = [c - r.stake for c in self.chips]
             self.pot += r.stake * n
 
     # ------------------------------------------------------------------ queries
@@ -341,13 +344,11 @@ class Match:
     @property
     def last(self) -> HandResult | None:
         """The last finished hand (None before the first one ends)."""
-        ended = self._ended
-        return None if ended is None else hand_result(ended)
+        return None if self._ended is None else hand_result(self._ended)
 
     @property
     def ended(self) -> HandEnded | None:
-        """``last`` as the match keeps it, a plain tuple (number, end, winners, points, hands,
-        deciding seat or -1): quicker for the views and the encoding than a ``HandResult``."""
+        """``last`` as kept: (number, end, winners, points, hands, deciding seat or -1), quicker."""
         return self._ended
 
     @property
@@ -367,8 +368,7 @@ class Match:
 
     @property
     def kept(self) -> int:
-        """Boneyard tiles nobody may draw: the reserve (every tile under ``draw: none``); a seat
-        may draw while the boneyard holds more."""
+        """Boneyard tiles nobody may draw (the reserve; all under ``draw: none``): any more, may."""
         return self._keep
 
     def play_order(self) -> list[int]:
