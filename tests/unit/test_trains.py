@@ -251,6 +251,21 @@ def test_draw_one_then_play_or_be_marked() -> None:
     assert board_end(m, "train-3")["marker"]  # another seat's tile leaves the marker
 
 
+def test_every_pass_is_logged_marked_as_every_draw_that_does_not_play() -> None:
+    """A train is marked "when a drawn tile cannot be played or when you pass": a pass on a
+    train already marked (by a draw that did not play) is logged ``marked`` too."""
+    m = position(2, [["0-1", "0-2"], ["1-3", "2-3", "3-12"]], [], turn=0, boneyard=["4-5"])
+    m.apply(0, DRAW, 1002)  # 4-5 does not play: the turn ends, train-0 marked
+    lay(m, 1, "3-12", "train-1")
+    assert legal(m) == [] and not m.can_draw() and m.can_pass()
+    m.apply(0, PASS, 1003)
+    draw, _, passed = m.moves(None)[-3:]
+    assert (draw["action"], draw["marked"]) == ("draw", True)
+    assert (passed["action"], passed.get("marked")) == ("pass", True)
+    assert board_end(m, "train-0")["marker"]
+    assert decode(encode(m)).moves(None) == m.moves(None)
+
+
 def test_the_marker_comes_off_only_with_the_owners_tile_on_its_own_train() -> None:
     m = position(
         4,

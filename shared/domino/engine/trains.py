@@ -192,12 +192,10 @@ class TrainsState:
         self.new_turn(-1)
         return False
 
-    def passed(self, seat: int) -> bool:
-        """``seat`` passed: its train is marked; whether it was not before."""
-        newly = not self.marked >> seat & 1
+    def passed(self, seat: int) -> None:
+        """``seat`` passed: its train is marked (it may have been already)."""
         self.marked |= 1 << seat
         self.new_turn(-1)
-        return newly
 
 
 #: what ``train_move`` did: 0 a play, 1 a draw, 2 a pass (``movelog.KIND``'s numbers)
@@ -225,8 +223,8 @@ def train_move(
 ) -> tuple[int, int, int, bool]:
     """Make ``seat``'s move (its turn, checked) on ``table`` (its hands, boneyard and board
     change). Returns what it did (``PLAYED``, ``DREW``, ``PASSED``), the tile (-1: none), the
-    arm (a play's; for a draw or a pass 1 when it marked the seat's train, else -1: what the
-    log keeps), and whether the seat's turn goes on."""
+    arm (a play's; for a draw or a pass 1 when it marked the seat's train, as every pass does,
+    else -1: what the log keeps), and whether the seat's turn goes on."""
     hands, boneyard, ends, arm_len, keep = (
         table.hands,
         table.boneyard,
@@ -256,7 +254,8 @@ def train_move(
     if isinstance(move, Pass):
         if state.legal(seat, hand, ends) or state.can_draw(seat, hand, ends, len(boneyard) - keep):
             raise CannotPass("You can play or draw, so you cannot pass.")
-        return PASSED, -1, 1 if state.passed(seat) else -1, False
+        state.passed(seat)  # a pass marks the train, as a draw that cannot be played does
+        return PASSED, -1, 1, False
     raise CannotCede("Only the seat offered the lead may cede it, before any tile.")
 
 
