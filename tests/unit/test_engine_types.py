@@ -14,6 +14,7 @@ from domino.engine import (
     DRAW,
     LAYOUTS,
     PASS,
+    PRESETS,
     HandEnd,
     HandResult,
     InvalidInput,
@@ -278,6 +279,25 @@ def test_choice_order_is_the_encoding_order() -> None:
         "in_play": (None, "fives"),
         "target_check": ("hand_end", "every_score"),
     }
+
+
+@pytest.mark.parametrize("pid", sorted(PRESETS))
+def test_a_familys_rules_show_every_new_field_and_the_seed_presets_none(pid: str) -> None:
+    """A ruleset's fields are its JSON: the families' presets (and a seed preset overridden into
+    one) show all four new fields, at their old values too, in ``GET /rules`` and in a game; the
+    seed presets' JSON stays what it was."""
+    preset = PRESETS[pid]
+    listed = preset.describe()["rules"]
+    game = resolve_rules(pid, preset.min_players).to_json()
+    family = pid in ("all-fives", "muggins", "cubano", "tren-mexicano")
+    for shown in (listed, game):
+        assert (set(EXTENSIONS) <= set(shown)) is family
+        assert family or not set(EXTENSIONS) & set(shown)
+        if family:
+            assert {k: shown[k] for k in EXTENSIONS} == {k: game[k] for k in EXTENSIONS}
+    if not family and preset.rules["layout"] == "line":
+        spun = resolve_rules(pid, preset.min_players, {"layout": "spinner"}).to_json()
+        assert {k: spun[k] for k in EXTENSIONS} == EXTENSIONS
 
 
 # ---------------------------------------------------------------- TypedDicts

@@ -11,6 +11,7 @@ opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
@@ -79,6 +80,26 @@ EXTENSIONS: dict[str, Any] = {
     "round_to": None,
     "target_check": "hand_end",
 }
+#: the values the families appended to the older fields: a ruleset with one of them is a family's,
+#: and shows every field of ``EXTENSIONS`` in its JSON (a ruleset's fields are its JSON)
+FAMILY_VALUES: dict[str, tuple[str, ...]] = {
+    "layout": ("spinner", "trains"),
+    "opening": ("pair_lot", "engine"),
+    "next_round": ("domino_winner", "winning_pair"),
+    "tie": ("split",),
+    "draw": ("one_then_play",),
+    "block_scoring": ("own_pips",),
+}
+
+
+def is_family(values: Mapping[str, Any]) -> bool:
+    """Whether the fields ``values`` (a ruleset's or a preset's) set an extension or a value of
+    ``FAMILY_VALUES``: their JSON then shows every extension, at its old value too."""
+    return any(values[name] != old for name, old in EXTENSIONS.items()) or any(
+        values[name] in added for name, added in FAMILY_VALUES.items()
+    )
+
+
 #: fields a preset may give per player count (objects keyed by the count in ``GET /rules``)
 PER_COUNT = ("hand_size", "reserve", "target", "teams")
 
@@ -151,6 +172,11 @@ class Ruleset:
         return any(getattr(self, name) != old for name, old in EXTENSIONS.items())
 
     @property
+    def family(self) -> bool:
+        """Whether these are a family's rules (``is_family``): the JSON shows every extension."""
+        return is_family({name: getattr(self, name) for name in (*EXTENSIONS, *FAMILY_VALUES)})
+
+    @property
     def tile_count(self) -> int:
         return set_size(self.set)
 
@@ -186,7 +212,7 @@ class Ruleset:
             "unit": self.unit,
             "stake": self.stake,
         }
-        if self.extended:
+        if self.family:
             out["redeal_doubles"] = self.redeal_doubles
             out["in_play"] = self.in_play
             out["round_to"] = self.round_to
@@ -213,11 +239,12 @@ class Preset:
     def describe(self) -> dict[str, Any]:
         """The ``GET /rules`` entry: count-dependent fields keyed by the count as a string."""
         rules: dict[str, Any] = {}
+        family = is_family(self.rules)
         for name in FIELD_NAMES:
             if name == "players":
                 continue
             value = self.rules[name]
-            if name in EXTENSIONS and value == EXTENSIONS[name]:
+            if name in EXTENSIONS and value == EXTENSIONS[name] and not family:
                 continue  # the presets before these fields show as they did
             if isinstance(value, dict):
                 value = {str(k): v for k, v in sorted(value.items())}
