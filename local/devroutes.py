@@ -93,7 +93,8 @@ def sweep(handler: RequestHandler, method: str, _body: bytes) -> None:
 
 
 def token(handler: RequestHandler, method: str, body: bytes) -> None:
-    """``POST /dev/token {"player": id, "name": display name}``: a signed dev token."""
+    """``POST /dev/token {"player": id, "name": display name, "locale": tag}``: a signed dev
+    token (``name`` and ``locale`` optional, each a claim of the token)."""
     if method != "POST":
         handler.no_route(method, TOKEN_PATH)
         return
@@ -106,7 +107,12 @@ def token(handler: RequestHandler, method: str, body: bytes) -> None:
         handler.fail(400, "invalid_request", "The body must be a JSON object.")
         return
     try:
-        signed = tokens.issue(handler.server.secret, request.get("player"), request.get("name"))
+        signed = tokens.issue(
+            handler.server.secret,
+            request.get("player"),
+            request.get("name"),
+            locale=request.get("locale"),
+        )
     except tokens.TokenRequestError as err:
         handler.fail(400, "invalid_request", err.template, **err.params)
         return

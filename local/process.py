@@ -183,9 +183,13 @@ class Runtime:
                 return status, headers, body
             time.sleep(min(float(headers.get("Retry-After", 1)), 0.2))
 
-    def token(self, player: str, name: str | None = None) -> str:
-        """A dev token for ``player`` (``name``: their display name; None: the player id)."""
-        status, _, body = self.request("POST", "/dev/token", {"player": player, "name": name})
+    def token(self, player: str, name: str | None = None, locale: str | None = None) -> str:
+        """A dev token for ``player`` (``name``: their display name; None: the player id;
+        ``locale``: the token's locale claim)."""
+        ask: dict[str, str | None] = {"player": player, "name": name}
+        if locale is not None:
+            ask["locale"] = locale
+        status, _, body = self.request("POST", "/dev/token", ask)
         if status != 200:
             raise RuntimeError(f"POST /dev/token answered {status}: {body}")
         return str(body["token"])

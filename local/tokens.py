@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import jwt
-from domino.limits import MAX_NAME, MAX_PLAYER_ID, display_name, hidden
+from domino.limits import MAX_LOCALE, MAX_NAME, MAX_PLAYER_ID, display_name, hidden, locale_tag
 
 from local.paths import local_dir
 
@@ -63,8 +63,11 @@ def load_secret(path: Path | None = None) -> bytes:
     return key
 
 
-def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None) -> str:
-    """A token for ``player`` (and a display ``name``), valid for ``LIFETIME_SECONDS``."""
+def issue(
+    secret: bytes, player: Any, name: Any = None, now: float | None = None, locale: Any = None
+) -> str:
+    """A token for ``player`` (and a display ``name``, and a ``locale`` claim as an identity
+    provider may give one: the language of last resort), valid for ``LIFETIME_SECONDS``."""
     if not isinstance(player, str) or not PLAYER_ID.fullmatch(player):
         raise TokenRequestError("player must be 1-64 letters, digits or _ . @ : -")
     if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME):
@@ -75,6 +78,12 @@ def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None
                 "name must not hold control characters or direction overrides.", fields=["name"]
             )
         raise TokenRequestError("name must show at least one visible character.", fields=["name"])
+    if locale is not None and (not isinstance(locale, str) or not locale_tag(locale)):
+        raise TokenRequestError(
+            "locale must be a language tag (es, en-GB) of at most {max} characters.",
+            max=MAX_LOCALE,
+            fields=["locale"],
+        )
     issued = int(now if now is not None else time.time())
     claims: dict[str, Any] = {
         "sub": player,
@@ -86,6 +95,8 @@ def issue(secret: bytes, player: Any, name: Any = None, now: float | None = None
     }
     if name:
         claims["name"] = name.strip()
+    if locale is not None:
+        claims["locale"] = locale
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 

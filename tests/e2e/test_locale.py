@@ -109,3 +109,20 @@ def test_the_inbox_and_sockets_speak_one_language_and_each_device_its_own(
             assert pushed == {
                 f"{device}-{suffix}": JOINED[spoken] for device, spoken in per_device.items()
             }, choice
+
+
+def test_the_tokens_locale_claim_speaks_when_nothing_else_does(runtime: Runtime) -> None:
+    """A player with no PATCH /me locale and no device hears the language of their token's
+    ``locale`` claim (a dev token carries one when asked; a bad tag is 400)."""
+    status, _, body = runtime.request("POST", "/dev/token", {"player": "loc-x", "locale": "e n"})
+    assert status == 400 and body["error"]["params"]["fields"] == ["locale"], body
+    player = f"leo{uuid.uuid4().hex[:8]}"
+    leo = runtime.token(player, "Leo", locale="en-GB")
+    game = runtime.request("POST", "/games", {"preset": "dos-jugadores", "players": 2}, token=leo)
+    assert game[0] == 201, game
+    guest = runtime.token(f"guest{uuid.uuid4().hex[:8]}", "Guest")
+    assert runtime.request("POST", f"/games/{game[2]['id']}/join", {}, token=guest)[0] == 200
+    deadline = time.monotonic() + WITHIN
+    while not inbox_titles(runtime, leo) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert inbox_titles(runtime, leo) == {JOINED["en"]}

@@ -156,6 +156,9 @@ SPANISH: dict[str, str] = {
     "name must not hold control characters or direction overrides.": (
         "name no debe tener caracteres de control ni cambios de dirección."
     ),
+    "locale must be a language tag (es, en-GB) of at most {max} characters.": (
+        "locale debe ser una etiqueta de idioma (es, en-GB) de como mucho {max} caracteres."
+    ),
     # the service and the store
     "No such game.": "Esa partida no existe.",
     "No such player.": "Ese jugador no existe.",
