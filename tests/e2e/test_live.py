@@ -236,6 +236,10 @@ def test_a_phone_that_missed_three_changes_resumes_to_the_right_view(
     still = runtime.request("POST", "/games", body, token=ana)[2]["id"]  # never changes
     assert runtime.request("POST", f"/games/{game}/join", {}, token=ben)[0] == 200
     held = runtime.request("GET", f"/games/{game}", token=ana)[2]["version"]
+    last_n = max(
+        [0]
+        + [m["n"] for m in runtime.request("GET", f"/games/{game}/moves", token=ana)[2]["moves"]]
+    )
     for _ in range(3):  # three changes while ana's phone is away
         on_turn = runtime.request("GET", f"/games/{game}", token=ana)[2]["turn"]
         token = (
@@ -260,6 +264,9 @@ def test_a_phone_that_missed_three_changes_resumes_to_the_right_view(
     (message,) = receive(ws, lambda ms: len(ms) == 1)  # the unchanged game gets none
     assert message["game"] == game and message["version"] == now["version"]
     assert message["view"] == now and message["notification"] is None
+    # the moves made since the version held, as GET /games/{id}/moves lists them to ana
+    since = runtime.request("GET", f"/games/{game}/moves?after={last_n}", token=ana)[2]["moves"]
+    assert len(since) >= 3 and message["moves"] == since
     ws.send(json.dumps({"action": "resume", "games": {"not a game": "x"}}))
     errors = receive(ws, lambda ms: any(m["type"] == "error" for m in ms))
     assert "at most 100 game ids" in errors[-1]["message"]

@@ -37,7 +37,7 @@ from domino.service.safety import Safety
 from domino.service.values import EMOTES, Caller, NewGame, RegisterDevice, SendEmote, TakeSeat
 from domino.store.devices import Device
 from domino.store.inbox import Note
-from domino.store.records import from_item, to_attributes
+from domino.store.records import MARKS, from_item, to_attributes
 from domino.store.tickets import Ticket, ticket_item
 from jsonschema import Draft7Validator
 from referencing import Registry
@@ -358,7 +358,17 @@ def test_ping_resume_and_their_answers_are_documented_messages(
     assert answer == {"statusCode": 200}  # the games come as frames, not as the answer
     [frame] = sockets.sent["c-1"]
     assert_valid("gameChanged", frame)
+    # version 1 is older than the last MARKS writes the item keeps: moves null (the client
+    # reads them); a version among them gets the moves since, as GET /games/{id}/moves lists
     assert frame["game"] == game and frame["notification"] is None and frame["moves"] is None
+    record = table.store.load(game)
+    assert record is not None and len(record.marks) == MARKS
+    version, first = record.marks[-3]
+    live.resume(ALICE, "c-1", {game: version})
+    frame = sockets.sent["c-1"][-1]
+    assert_valid("gameChanged", frame)
+    assert [m["n"] for m in frame["moves"]] == list(range(first, first + len(frame["moves"])))
+    assert frame["moves"] and frame["version"] == record.version
     too_many = {"action": "resume", "games": {f"game{n:08d}": 0 for n in range(MAX_RESUMED + 1)}}
     assert problems("resume", too_many)  # the document's bound is the code's
     with pytest.raises(InvalidInput):

@@ -82,8 +82,8 @@ class LiveUpdates:
     def resume(self, caller: Caller, connection_id: str, known: object) -> int:
         """``{"action": "resume", "games": {id: version}}`` after a reconnect: one
         ``game_changed`` for each game that has moved on since the version the client has,
-        with the caller's view (``moves`` null: ``GET /games/{id}/moves?after=`` the last
-        ``n`` it holds lists them). How many were sent; ``InvalidInput`` for a malformed ask."""
+        with the caller's view and the moves made since that version (``missed``). How many
+        were sent; ``InvalidInput`` for a malformed ask."""
         if (
             not isinstance(known, dict)
             or len(known) > MAX_RESUMED
@@ -103,8 +103,12 @@ class LiveUpdates:
             record = self.games.load(game_id)
             if record is None or record.version <= version:
                 continue
-            view = Game(record).seen_by(caller.player).view
-            self.sockets.post(connection_id, game_changed(game_id, record.version, None, view))
+            game = Game(record)
+            view = game.seen_by(caller.player).view
+            moves = missed(game, caller.player, version)
+            self.sockets.post(
+                connection_id, game_changed(game_id, record.version, None, view, moves)
+            )
             sent += 1
         return sent
 
@@ -276,6 +280,23 @@ class LiveChannel:
         if change is not None and change.new.id == game and change.new.version == version:
             return game_changed(game, version, notification, *change.of(player))
         return game_changed(game, version, notification)
+
+
+def missed(game: Game, player: str, version: int) -> list[dict[str, Any]] | None:
+    """The move records made since ``version``, as GET /games/{id}/moves lists them to
+    ``player``; None where the item no longer says (a version older than its MARKS last writes,
+    or moves of a hand gone to the archive): ``GET /games/{id}/moves?after=`` the last ``n`` the
+    client holds lists them."""
+    first = game.record.next_n_at(version)
+    match = game.match
+    if first is None:
+        return None
+    if match is None:
+        return []
+    if first < match.first_held_n:
+        return None
+    seat = game.record.seat_of(player)
+    return move_list(match.moves(seat, first - 1), seat)
 
 
 def game_changed(

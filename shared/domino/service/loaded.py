@@ -64,6 +64,7 @@ def new_game(preset: str, config: dict[str, Any], seats: list[Seat], at: int) ->
         seats=seats,
         created_at=at,
         updated_at=at,
+        marks=[(1, 1)],  # no move yet: the first will be n 1
     )
     return Game(record)
 

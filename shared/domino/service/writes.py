@@ -361,6 +361,7 @@ def finish(
     if match is not None and before is not None:
         changes = max(1, match.next_n - before.next_n - _hand_overs(before, match))
     record.version = expected + changes
+    record.mark(match.next_n if match is not None else 1)
     record.updated_at = at
     record.archive_hand = None
     if match is not None and before is not None and match.hand_number > before.hand_number:

@@ -80,6 +80,8 @@ class ReplyEntry(NamedTuple):
 
 #: how many keyed changes a game item remembers (each ~45 bytes of the item)
 REPLY_ENTRIES = 4
+#: the last writes whose (version, next move number) a game item keeps (``GameRecord.marks``)
+MARKS = 32
 
 
 @dataclass
@@ -126,6 +128,17 @@ class GameRecord:
     #: the token of the write that put the item as it was loaded (None: not loaded); a save is
     #: refused if another write (a pre-move's, which keeps the version) came since
     writer: str | None = None
+    #: the last MARKS versions written and the ``n`` the next move had at each, oldest first:
+    #: where the moves a socket's ``resume`` missed since the version it holds begin
+    marks: list[tuple[int, int]] = field(default_factory=list)
+
+    def mark(self, next_n: int) -> None:
+        """Keep this version's next move number among the last MARKS."""
+        self.marks = [*self.marks, (self.version, next_n)][-MARKS:]
+
+    def next_n_at(self, version: int) -> int | None:
+        """The ``n`` the next move had at ``version`` (None: a version not among the marks)."""
+        return next((n for v, n in self.marks if v == version), None)
 
     def reply_entry(self, key: str) -> ReplyEntry | None:
         return next((entry for entry in self.replies if entry.key == key), None)
@@ -305,7 +318,41 @@ def to_item(record: GameRecord) -> dict[str, Any]:
         item["pm"] = premoves_json(record.premoves)
     if record.watchers:
         item["watchers"] = record.watchers
+    if record.marks:
+        item["mk"] = pack_marks(record.marks)
     return item
+
+
+def pack_marks(marks: list[tuple[int, int]]) -> bytes:
+    """``marks`` as bytes: varints of the first pair, then of each pair's steps (a byte or two a
+    number: some 70 bytes for MARKS pairs, where a list of numbers would take some 300)."""
+    out = bytearray()
+    last_v = last_n = 0
+    for version, n in marks:
+        for value in (version - last_v, n - last_n):
+            while value >= 0x80:
+                out.append(value & 0x7F | 0x80)
+                value >>= 7
+            out.append(value)
+        last_v, last_n = version, n
+    return bytes(out)
+
+
+def unpack_marks(data: bytes) -> list[tuple[int, int]]:
+    values: list[int] = []
+    value = shift = 0
+    for byte in data:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            values.append(value)
+            value = shift = 0
+    marks = []
+    version = n = 0
+    for dv, dn in zip(values[::2], values[1::2], strict=False):
+        version, n = version + dv, n + dn
+        marks.append((version, n))
+    return marks
 
 
 def premoves_json(premoves: dict[str, dict[str, Any]]) -> str:
@@ -343,6 +390,7 @@ def from_item(item: dict[str, Any]) -> GameRecord:
         rematch=item.get("rematch"),
         premoves=json.loads(item["pm"]) if "pm" in item else {},
         writer=item.get("writer"),
+        marks=unpack_marks(bytes(item["mk"])) if "mk" in item else [],
         watchers=int(item.get("watchers", 0)),
     )
 
