@@ -99,7 +99,7 @@ def test_the_turns_go_counterclockwise_from_the_opener() -> None:
 
 
 def test_the_lot_offers_the_lead_and_the_pair_chooses_its_leader() -> None:
-    m = Match.start(RULES, seed=5, deal={"lot": 3})
+    m = Match.start(RULES, seed=1, deal={"lot": 3})  # seed 1 deals seat 1 the 2-7
     assert m.turn == 3 and m.view(3)["lead"] == {"pair": [1, 3], "offered": 3, "ceded": False}
     assert m.view(3)["you"]["can_cede"] is True and m.view(1)["you"]["can_cede"] is False
     with pytest.raises(errors.NotYourTurn):
@@ -109,9 +109,12 @@ def test_the_lot_offers_the_lead_and_the_pair_chooses_its_leader() -> None:
     assert m.view(None)["lead"] == {"pair": [1, 3], "offered": 3, "ceded": True}
     with pytest.raises(errors.CannotCede):
         m.apply(1, CEDE, 3)  # the partner cannot cede back
-    m.apply(1, m.legal_moves()[0], 4)
+    m.apply(1, Play(parse_tile("2-7", 9)), 4)  # any tile: seat 1 leads 2-7
     assert m.turn == 0 and m.view(None)["lead"] is None
-    assert [r["action"] for r in m.moves(None)] == ["cede", "play"]
+    assert [(r["action"], r.get("tile")) for r in m.moves(None)] == [
+        ("cede", None),
+        ("play", "2-7"),
+    ]
 
 
 def test_a_cede_after_the_first_tile_or_in_another_game_is_refused() -> None:

@@ -153,6 +153,27 @@ def test_a_led_spinner_opens_north_and_south_once_both_sides_are_covered() -> No
     assert m.scores == [30, 0]
 
 
+def test_after_the_spinner_and_2_5_left_a_5_6_is_legal_on_right_only() -> None:
+    """The check's own tile: 5-5, 2-5 left, and a 5-6 fits ``right`` alone; ``north`` is refused
+    (422 tile_does_not_match) until both sides are covered."""
+    m = rigged(
+        2,
+        [
+            ["5-5", "5-6", "4-5", "0-0", "0-1", "1-1", "0-2", "1-2", "2-2"],
+            ["2-5", "3-5", "0-3", "1-3", "2-3", "3-3", "0-4", "1-4", "2-4"],
+        ],
+    )
+    lay(m, 0, "5-5")
+    lay(m, 1, "2-5", "left")
+    assert [p.end for p in m.legal_moves() if str(p.tile) == "5-6"] == ["right"]
+    before = encode(m)
+    with pytest.raises(errors.TileDoesNotMatch):
+        m.apply(0, Play(parse_tile("5-6", 6), "north"), 1001)
+    assert encode(m) == before
+    lay(m, 0, "5-6")  # no end named: the one it fits
+    assert m.board_view()["count"] == 2 + 6
+
+
 def test_a_spinner_laid_mid_line() -> None:
     assert counts(
         "spinner", [("2-4", None), ("4-4", "right"), ("1-4", "right"), ("2-2", "left")]
