@@ -86,7 +86,9 @@ def _fast_table(layout: str) -> FastTable:
 PLAY_INFO: dict[str, FastTable] = _PerLayout(_fast_table)
 
 #: the fast path's table of a ruleset that scores during play: a draw or a pass only
-_NO_FAST_PLAYS: FastTable = [False, None, None]
+_NO_FAST_PLAYS: FastTable = [
+    None if k in (Draw.fast_key, Pass.fast_key) else False for k in range(3)
+]
 
 #: per layout, per arm: submask of one suit -> the Play objects it yields on that arm (bounded)
 LEGAL_CACHE: dict[str, LegalCache] = {
