@@ -11,7 +11,7 @@ opener, ``counterclockwise`` plays 0, n-1, n-2, ... With ``teams: "pairs"`` seat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
@@ -92,11 +92,11 @@ FAMILY_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_family(values: Mapping[str, Any]) -> bool:
-    """Whether the fields ``values`` (a ruleset's or a preset's) set an extension or a value of
-    ``FAMILY_VALUES``: their JSON then shows every extension, at its old value too."""
-    return any(values[name] != old for name, old in EXTENSIONS.items()) or any(
-        values[name] in added for name, added in FAMILY_VALUES.items()
+def is_family(field: Callable[[str], Any]) -> bool:
+    """Whether the fields ``field(name)`` reads (a ruleset's or a preset's) set an extension or
+    a value of ``FAMILY_VALUES``: their JSON then shows every extension, at its old value too."""
+    return any(field(name) != old for name, old in EXTENSIONS.items()) or any(
+        field(name) in added for name, added in FAMILY_VALUES.items()
     )
 
 
@@ -174,7 +174,7 @@ class Ruleset:
     @property
     def family(self) -> bool:
         """Whether these are a family's rules (``is_family``): the JSON shows every extension."""
-        return is_family({name: getattr(self, name) for name in (*EXTENSIONS, *FAMILY_VALUES)})
+        return is_family(lambda name: getattr(self, name))
 
     @property
     def tile_count(self) -> int:
@@ -239,7 +239,7 @@ class Preset:
     def describe(self) -> dict[str, Any]:
         """The ``GET /rules`` entry: count-dependent fields keyed by the count as a string."""
         rules: dict[str, Any] = {}
-        family = is_family(self.rules)
+        family = is_family(self.rules.__getitem__)
         for name in FIELD_NAMES:
             if name == "players":
                 continue

@@ -288,15 +288,18 @@ def missed(game: Game, player: str, version: int) -> list[dict[str, Any]] | None
     or moves of a hand gone to the archive): ``GET /games/{id}/moves?after=`` the last ``n`` the
     client holds lists them."""
     first = game.record.next_n_at(version)
-    match = game.match
-    if first is None:
+    if first is None or (game.match is not None and first < game.match.first_held_n):
         return None
-    if match is None:
+    return moves_after(game, player, first - 1)
+
+
+def moves_after(game: Game, player: str | None, after: int) -> list[dict[str, Any]]:
+    """The held moves numbered above ``after`` as GET /games/{id}/moves lists them to
+    ``player`` (None: to no seat)."""
+    if game.match is None:
         return []
-    if first < match.first_held_n:
-        return None
-    seat = game.record.seat_of(player)
-    return move_list(match.moves(seat, first - 1), seat)
+    seat = game.record.seat_of(player) if player is not None else None
+    return move_list(game.match.moves(seat, after), seat)
 
 
 def game_changed(
@@ -345,10 +348,8 @@ class ChangeViews:
             if self._game is None:
                 self._game = Game(self.new)
             game = self._game
-            seat = self.new.seat_of(player) if player is not None else None
             after = 0
             if self.old is not None and self.old.state:
                 after = decode(self.old.state).next_n - 1
-            held = game.match.moves(seat, after) if game.match is not None else []
-            self._seen[key] = (game.seen_by(player).view, move_list(held, seat))
+            self._seen[key] = (game.seen_by(player).view, moves_after(game, player, after))
         return self._seen[key]
