@@ -16,7 +16,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -34,11 +34,13 @@ class InvocationFailed(RuntimeError):
 #: how often a container checks that the runtime that started it is still there
 PARENT_CHECK_SECONDS = 1.0
 #: the DynamoDB operations that may leave a stream record: only an invocation that sent one
-#: wakes the stream pump (``Containers.after_invoke``)
+#: wakes the stream pump (``Containers.after_invoke``), and only for the tables it wrote
 DYNAMODB_WRITES = frozenset(
     {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 )
-_writes = 0  # DynamoDB writes this container has sent (``_count_writes``)
+#: a write whose table could not be read from its parameters: every mapping looks
+ANY_TABLE = "*"
+_written: set[str] = set()  # tables this container's invocation wrote to (``_count_writes``)
 
 
 def _start_container(env: dict[str, str], runtime: int) -> None:
@@ -51,22 +53,38 @@ def _start_container(env: dict[str, str], runtime: int) -> None:
 
 
 def _count_writes() -> None:
-    """Count the container's DynamoDB writes at botocore's one door for every request (the
-    handlers make their own clients). A read-only request (most of a client's: views, lists,
-    polls) then costs no look at the streams: each look is a GetRecords per mapping, which
-    made a GET cost the runtime 3.7 ms of CPU and DynamoDB Local 4.5, instead of 1.4 and 3.8
+    """Note the tables the container's DynamoDB writes go to, at botocore's one door for every
+    request (the handlers make their own clients). A read-only request (most of a client's:
+    views, lists, polls) then costs no look at the streams: each look is a GetRecords per
+    mapping, which made a GET cost the runtime 3.7 ms of CPU and DynamoDB Local 4.5, instead of
+    1.4 and 3.8; and a write to a table no mapping reads (an inbox, a device) costs none either
     (docs/decisions.md)."""
     from botocore.client import BaseClient
 
     send = BaseClient._make_api_call
 
     def counted(client: Any, operation: str, params: dict[str, Any]) -> Any:
-        global _writes
         if operation in DYNAMODB_WRITES:  # a write refused by its condition counts: harmless
-            _writes += 1
+            _written.update(written_tables(operation, params))
         return send(client, operation, params)
 
     BaseClient._make_api_call = counted
+
+
+def written_tables(operation: str, params: dict[str, Any]) -> set[str]:
+    """The tables a DynamoDB write names (``ANY_TABLE`` where its parameters do not say)."""
+    if operation == "TransactWriteItems":
+        names = {
+            str(action.get("TableName", ANY_TABLE))
+            for entry in params.get("TransactItems", [])
+            for kind, action in entry.items()
+            if kind != "ConditionCheck"
+        }
+    elif operation == "BatchWriteItem":
+        names = {str(name) for name in params.get("RequestItems", {})}
+    else:
+        names = {str(params.get("TableName", ANY_TABLE))}
+    return names or {ANY_TABLE}
 
 
 def _exit_with(runtime: int) -> None:
@@ -85,12 +103,12 @@ def _warm(handlers: list[tuple[str, str]]) -> int:
 
 
 def _invoke(code_uri: str, handler: str, function: str, event: dict[str, Any]) -> dict[str, Any]:
-    before = _writes
+    _written.clear()
     try:
         result = load_handler(Path(code_uri), handler)(event, LambdaContext(function_name=function))
     except Exception:
-        return {"__failed__": traceback.format_exc(), "__wrote__": _writes != before}
-    return {"__result__": result, "__wrote__": _writes != before}
+        return {"__failed__": traceback.format_exc(), "__wrote__": sorted(_written)}
+    return {"__result__": result, "__wrote__": sorted(_written)}
 
 
 class Containers:
@@ -103,9 +121,9 @@ class Containers:
         self._lock = threading.Lock()
         self._closed = False
         self._pool = self._new_pool()
-        #: called after every invocation that wrote to DynamoDB (the stream pump looks at once
-        #: for what it wrote)
-        self.after_invoke: Callable[[], None] | None = None
+        #: called after every invocation that wrote to DynamoDB, with the tables it wrote (the
+        #: stream pump looks at once at their streams)
+        self.after_invoke: Callable[[Collection[str]], None] | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -130,8 +148,9 @@ class Containers:
             outcome = pool.submit(_invoke, str(code_uri), handler, function, event).result(
                 timeout=INVOKE_TIMEOUT_SECONDS
             )
-            if self.after_invoke is not None and outcome.get("__wrote__", True):
-                self.after_invoke()
+            wrote = outcome.get("__wrote__", [ANY_TABLE])
+            if self.after_invoke is not None and wrote:
+                self.after_invoke(wrote)
         except BrokenProcessPool as err:
             with self._lock:  # a container died: start fresh ones for the next requests
                 if self._pool is pool and not self._closed:

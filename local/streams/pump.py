@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +17,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from local.containers import ANY_TABLE
 from local.streams.checkpoints import Checkpoints, Position
 from local.streams.records import lambda_record
 from local.streams.sources import StreamSource, stream_sources
@@ -30,6 +31,11 @@ DESCRIBE_EVERY_SECONDS = 1.0
 #: 20, a busy one a few a change (docs/decisions.md "Local runtime")
 IDLE_SECONDS = 1.0
 
+
+#: the most records a GetRecords page holds: a page of an open shard with fewer was all the
+#: shard had then (DynamoDB Local records a write before it answers it), so no second, empty
+#: read follows it (half a busy runtime's reads); what is written after is the next look's
+PAGE_RECORDS = 1000
 
 #: get_shard_iterator's answers to a checkpoint the stream no longer holds
 _LOST_POSITION = ("TrimmedDataAccessException", "ValidationException", "ResourceNotFoundException")
@@ -73,6 +79,7 @@ class _Shard:
     start: str = "TRIM_HORIZON"
     first: str | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)  # read, matched, not delivered
+    closed: bool = False  # listed with an ending sequence number: read on to its end
 
 
 @dataclass
@@ -160,12 +167,19 @@ class StreamPump:
         self._woken = [threading.Event() for _ in self.sources]
         self._active_at = 0.0  # monotonic: the last wake, or the last delivery
 
-    def wake(self) -> None:
-        """Something may have written to a table (a function ran): look now, and often for a
-        while (a write's stream record may show a moment after the write returns)."""
-        self._active_at = time.monotonic()
-        for woken in self._woken:
-            woken.set()
+    def wake(self, tables: Collection[str] = (ANY_TABLE,)) -> None:
+        """A function wrote to ``tables`` (their local names; ``ANY_TABLE``: any): the
+        mappings that read their streams look now, and often for a while (a write's stream
+        record may show a moment after the write returns)."""
+        woken = [
+            self._woken[index]
+            for index, source in enumerate(self.sources)
+            if ANY_TABLE in tables or self.table_names.get(source.table) in tables
+        ]
+        if woken:
+            self._active_at = time.monotonic()
+        for event in woken:
+            event.set()
 
     def _stopping(self) -> bool:
         return self._stop is not None and self._stop.is_set()
@@ -273,7 +287,11 @@ class StreamPump:
                     continue
                 resume = state.resume.pop(shard_id, None)
                 added = state.shards[shard_id] = _Shard(
-                    shard_id, shard.get("ParentShardId"), last_sequence=resume, done_sequence=resume
+                    shard_id,
+                    shard.get("ParentShardId"),
+                    last_sequence=resume,
+                    done_sequence=resume,
+                    closed=closed,
                 )
                 if shard_id in state.resume_at:
                     added.start = "AT_SEQUENCE_NUMBER"
@@ -373,6 +391,8 @@ class StreamPump:
                 delivered += self._deliver_pending(source, shard)
             if not records or shard.iterator is None:
                 break
+            if len(records) < PAGE_RECORDS and not shard.closed:
+                break  # a short page of an open shard was all it held when it was read
         if shard.pending and not self._stopping():
             delivered += self._deliver_pending(source, shard)
         if shard.iterator is None and not shard.pending:  # closed and drained

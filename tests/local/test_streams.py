@@ -18,6 +18,7 @@ import boto3
 import pytest
 
 from local import ddb
+from local.containers import ANY_TABLE, written_tables
 from local.streams import Checkpoints, StreamPump, StreamSource, stream_sources
 from local.streams.pump import _lane
 from local.template import Template
@@ -529,6 +530,44 @@ def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
     assert not thread.is_alive()
 
 
+def test_a_write_to_a_table_no_mapping_reads_wakes_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A function that wrote only to other tables (an inbox, a device) makes no look; one that
+    wrote to the game table makes its mappings look at once."""
+    from local.streams import pump as pump_module
+
+    monkeypatch.setattr(pump_module, "IDLE_SECONDS", 30.0)  # no look of its own meanwhile
+    pump = StreamPump(
+        "http://127.0.0.1:1",
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        Function(),
+        lambda _: None,
+        sources=[replace(archive_source(), filters=[])],
+    )
+    fake = FakeStreams({"open": (None, [], False)})
+    pump.dynamodb = pump.streams = fake
+    stop = threading.Event()
+    thread = threading.Thread(target=pump.run, args=(stop, 0.05), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not fake.reads and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert fake.reads == ["open"]  # the first look, then 30 s of pause (nothing was active)
+        pump.wake({"an-inbox-no-mapping-reads"})
+        time.sleep(0.5)
+        assert fake.reads == ["open"]
+        pump.wake({GAME_TABLE})
+        deadline = time.monotonic() + 5
+        while len(fake.reads) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert fake.reads == ["open", "open"]
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
 def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     logs: list[str] = []
     endpoint = f"http://127.0.0.1:{ddb.free_port()}"  # nothing listens there
@@ -633,6 +672,42 @@ def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
     fake.reads.clear()
     assert pump.drain() == 0
     assert fake.reads == ["child"]  # the drained closed parent is not read again
+
+
+def test_a_containers_writes_name_the_tables_whose_mappings_it_wakes() -> None:
+    assert written_tables("PutItem", {"TableName": "games", "Item": {}}) == {"games"}
+    assert written_tables("UpdateItem", {"Key": {}}) == {ANY_TABLE}  # unreadable: wake all
+    transaction = {
+        "TransactItems": [
+            {"Put": {"TableName": "games", "Item": {}}},
+            {"Update": {"TableName": "accounts", "Key": {}}},
+            {"ConditionCheck": {"TableName": "players", "Key": {}}},  # checks write nothing
+        ]
+    }
+    assert written_tables("TransactWriteItems", transaction) == {"games", "accounts"}
+    batch = {"RequestItems": {"inbox": [], "devices": []}}
+    assert written_tables("BatchWriteItem", batch) == {"inbox", "devices"}
+
+
+def test_a_short_page_of_an_open_shard_is_its_last_read_of_the_look() -> None:
+    """DynamoDB Local records a write before answering it, so a page of an open shard with
+    fewer records than a page holds was all there was: one read a look, not a second, empty
+    one (a closed shard is read on to its end: the parent test above)."""
+    function = Function()
+    pump = StreamPump(
+        "http://127.0.0.1:1",
+        TEMPLATE,
+        TEMPLATE.table_names(),
+        function,
+        sources=[replace(archive_source(), filters=[])],
+    )
+    fake = FakeStreams({"open": (None, [1, 2], False)})
+    pump.dynamodb = pump.streams = fake
+    assert pump.drain() == 2
+    assert fake.reads == ["open"]
+    fake.shards["open"][1].append(3)
+    assert pump.drain() == 1 and function.batches()[-1] == ["GAME#3"]
+    assert fake.reads == ["open", "open"]
 
 
 # ---------------------------------------------------------------------------- checkpoints
