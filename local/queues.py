@@ -131,6 +131,12 @@ def _receives(message: dict[str, Any]) -> int:
     return int(message.get("Attributes", {}).get("ApproximateReceiveCount", "1"))
 
 
+#: a mapping's receive waits this long for a message (SQS long polling; Lambda waits 20 s):
+#: moto looks again every second inside one receive, so a delayed message (a turn timer) is
+#: handled as soon after it shows as with 1 s receives, for a fifth of the idle requests
+LONG_POLL_SECONDS = 5
+
+
 class QueuePump:
     """Polls each source's queue and invokes its function, like SQS event source mappings."""
 
@@ -199,7 +205,7 @@ class QueuePump:
         def loop(source: QueueSource) -> None:
             while not stop.is_set():
                 try:
-                    self.poll_once(source)
+                    self.poll_once(source, wait_seconds=LONG_POLL_SECONDS)
                 except Exception as err:  # moto's server stopping, a bug: never the runtime's end
                     if not stop.is_set():
                         self.log(f"queues: {source.function}: polling failed (retrying): {err}")

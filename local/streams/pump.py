@@ -23,13 +23,17 @@ from local.streams.records import lambda_record
 from local.streams.sources import StreamSource, stream_sources
 from local.template import Template
 
-#: how often a polling source looks for a recreated table or new shards
-DESCRIBE_EVERY_SECONDS = 1.0
+#: how often a polling source looks for a recreated table or new shards, beyond the looks a
+#: closed shard or a failed read make at once: a table made anew while running (by hand: the
+#: runtime never does) is found within this; at 1 s an idle runtime's describes were two of
+#: every three requests it made of DynamoDB Local
+DESCRIBE_EVERY_SECONDS = 10.0
 #: a mapping looks at its stream at once when a function has run (``wake``), then again after
-#: ``interval`` (0.1 s) and at pauses as long as the time since (0.2, 0.4, 0.8 s), up to once
-#: an ``IDLE_SECONDS``: a runtime nobody uses costs DynamoDB Local 2 reads a second instead of
-#: 20, a busy one a few a change (docs/decisions.md "Local runtime")
-IDLE_SECONDS = 1.0
+#: ``interval`` (0.1 s) and at pauses as long as the time since (0.2, 0.4, 0.8 s...), up to once
+#: an ``IDLE_SECONDS``: a runtime nobody uses costs DynamoDB Local 2 reads every 3 s instead of
+#: 20 a second, a busy one a few a change (docs/decisions.md "Local runtime"). Only a write no
+#: function of the runtime made (a table changed by hand) waits for that look.
+IDLE_SECONDS = 3.0
 
 
 #: the most records a GetRecords page holds: a page of an open shard with fewer was all the
