@@ -5,11 +5,12 @@ The filter rules themselves are checked one by one in test_filters.py."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -485,12 +486,12 @@ def test_run_delivers_until_stopped(ddb_endpoint: str) -> None:
     assert not thread.is_alive()
 
 
-def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Idle, a mapping reads its stream once an IDLE_SECONDS (not every 0.1 s: DynamoDB Local
-    would spend a core's tenth on a runtime nobody uses); a function's end (``wake``) makes it
-    read at once, and every ``interval`` for a while after."""
+@contextlib.contextmanager
+def running_on_fakes(
+    monkeypatch: pytest.MonkeyPatch, records: list[int]
+) -> Iterator[tuple[StreamPump, FakeStreams, Function]]:
+    """The archive mapping's pump, idle looks 30 s apart, running (0.05 s ``interval``) on one
+    open fake shard that holds ``records``; stopped on the way out."""
     from local.streams import pump as pump_module
 
     monkeypatch.setattr(pump_module, "IDLE_SECONDS", 30.0)
@@ -503,15 +504,33 @@ def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
         lambda _: None,
         sources=[replace(archive_source(), filters=[])],
     )
-    fake = FakeStreams({"open": (None, [1], False)})
+    fake = FakeStreams({"open": (None, records, False)})
     pump.dynamodb = pump.streams = fake
     stop = threading.Event()
     thread = threading.Thread(target=pump.run, args=(stop, 0.05), daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not function.events and time.monotonic() < deadline:
-            time.sleep(0.02)
+        yield pump, fake, function
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def wait_until(done: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Idle, a mapping reads its stream once an IDLE_SECONDS (not every 0.1 s: DynamoDB Local
+    would spend a core's tenth on a runtime nobody uses); a function's end (``wake``) makes it
+    read at once, and every ``interval`` for a while after."""
+    with running_on_fakes(monkeypatch, [1]) as (pump, fake, function):
+        wait_until(lambda: bool(function.events), 10)
         assert function.batches() == [["GAME#1"]]
         time.sleep(4.0)  # the record's busy spell is over: pauses grew to IDLE_SECONDS
         reads = len(fake.reads)
@@ -520,52 +539,22 @@ def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
 
         fake.shards["open"][1].append(2)  # written by a function that then ends
         pump.wake()
-        deadline = time.monotonic() + 5
-        while len(function.events) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: len(function.events) >= 2, 5)
         assert function.batches()[-1] == ["GAME#2"]
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
 
 
 def test_a_write_to_a_table_no_mapping_reads_wakes_none(monkeypatch: pytest.MonkeyPatch) -> None:
     """A function that wrote only to other tables (an inbox, a device) makes no look; one that
     wrote to the game table makes its mappings look at once."""
-    from local.streams import pump as pump_module
-
-    monkeypatch.setattr(pump_module, "IDLE_SECONDS", 30.0)  # no look of its own meanwhile
-    pump = StreamPump(
-        "http://127.0.0.1:1",
-        TEMPLATE,
-        TEMPLATE.table_names(),
-        Function(),
-        lambda _: None,
-        sources=[replace(archive_source(), filters=[])],
-    )
-    fake = FakeStreams({"open": (None, [], False)})
-    pump.dynamodb = pump.streams = fake
-    stop = threading.Event()
-    thread = threading.Thread(target=pump.run, args=(stop, 0.05), daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not fake.reads and time.monotonic() < deadline:
-            time.sleep(0.02)
+    with running_on_fakes(monkeypatch, []) as (pump, fake, _):
+        wait_until(lambda: bool(fake.reads), 10)
         assert fake.reads == ["open"]  # the first look, then 30 s of pause (nothing was active)
         pump.wake({"an-inbox-no-mapping-reads"})
         time.sleep(0.5)
         assert fake.reads == ["open"]
         pump.wake({GAME_TABLE})
-        deadline = time.monotonic() + 5
-        while len(fake.reads) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: len(fake.reads) >= 2, 5)
         assert fake.reads == ["open", "open"]
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
 
 
 def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
