@@ -495,17 +495,7 @@ def running_on_fakes(
     from local.streams import pump as pump_module
 
     monkeypatch.setattr(pump_module, "IDLE_SECONDS", 30.0)
-    function = Function()
-    pump = StreamPump(
-        "http://127.0.0.1:1",
-        TEMPLATE,
-        TEMPLATE.table_names(),
-        function,
-        lambda _: None,
-        sources=[replace(archive_source(), filters=[])],
-    )
-    fake = FakeStreams({"open": (None, records, False)})
-    pump.dynamodb = pump.streams = fake
+    pump, fake, function = pump_on_fakes({"open": (None, records, False)})
     stop = threading.Event()
     thread = threading.Thread(target=pump.run, args=(stop, 0.05), daemon=True)
     thread.start()
@@ -644,18 +634,29 @@ class FakeStreams:
         return page
 
 
-def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
+def pump_on_fakes(
+    shards: dict[str, tuple[str | None, list[int], bool]],
+) -> tuple[StreamPump, FakeStreams, Function]:
+    """The archive mapping's pump, filters off, reading ``FakeStreams(shards)``."""
     function = Function()
     pump = StreamPump(
         "http://127.0.0.1:1",
         TEMPLATE,
         TEMPLATE.table_names(),
         function,
+        lambda _: None,
         sources=[replace(archive_source(), filters=[])],
     )
-    # the child is listed first; its parent is closed and holds the older records
-    fake = FakeStreams({"child": ("parent", [3, 4], False), "parent": (None, [1, 2], True)})
+    fake = FakeStreams(shards)
     pump.dynamodb = pump.streams = fake
+    return pump, fake, function
+
+
+def test_a_parent_shard_is_drained_before_its_children_then_dropped() -> None:
+    # the child is listed first; its parent is closed and holds the older records
+    pump, fake, function = pump_on_fakes(
+        {"child": ("parent", [3, 4], False), "parent": (None, [1, 2], True)}
+    )
     assert pump.drain() == 4
     assert function.batches() == [["GAME#1", "GAME#2"], ["GAME#3", "GAME#4"]]
     fake.reads.clear()
@@ -682,16 +683,7 @@ def test_a_short_page_of_an_open_shard_is_its_last_read_of_the_look() -> None:
     """DynamoDB Local records a write before answering it, so a page of an open shard with
     fewer records than a page holds was all there was: one read a look, not a second, empty
     one (a closed shard is read on to its end: the parent test above)."""
-    function = Function()
-    pump = StreamPump(
-        "http://127.0.0.1:1",
-        TEMPLATE,
-        TEMPLATE.table_names(),
-        function,
-        sources=[replace(archive_source(), filters=[])],
-    )
-    fake = FakeStreams({"open": (None, [1, 2], False)})
-    pump.dynamodb = pump.streams = fake
+    pump, fake, function = pump_on_fakes({"open": (None, [1, 2], False)})
     assert pump.drain() == 2
     assert fake.reads == ["open"]
     fake.shards["open"][1].append(3)
