@@ -10,6 +10,9 @@ checks on hidden tiles.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from domino.engine import Match, decode
@@ -21,7 +24,16 @@ from local.harness import Harness, Reply
 from local.template import Template
 from tests.deals import DOS_DEAL
 
-__all__ = ["DOS_DEAL", "NO_CLAIMS", "TEMPLATE", "Api", "Privileged", "Reply", "tiles_shown"]
+__all__ = [
+    "DOS_DEAL",
+    "NO_CLAIMS",
+    "TEMPLATE",
+    "Api",
+    "Privileged",
+    "Reply",
+    "requests_to_dynamodb",
+    "tiles_shown",
+]
 
 TEMPLATE = Template()  # parsed once for every Api of the session
 NO_CLAIMS = object()  # pass as ``player`` for an event without JWT claims
@@ -175,3 +187,21 @@ class Privileged:
     def assert_hides(self, game: str | Match | None, seat: int | None, body: Any) -> None:
         leaked = tiles_shown(body) & self.hidden(game, seat)
         assert not leaked, f"seat {seat} was shown hidden tiles {sorted(leaked)}: {body}"
+
+
+@contextmanager
+def requests_to_dynamodb() -> Iterator[Counter[str]]:
+    """Count the handlers' DynamoDB operations inside the block, by name."""
+    from domino.api import wiring
+
+    calls: Counter[str] = Counter()
+    events = wiring.service().store.client.meta.events
+
+    def count(model: Any, **_: Any) -> None:
+        calls[model.name] += 1
+
+    events.register("before-call.dynamodb", count)
+    try:
+        yield calls
+    finally:
+        events.unregister("before-call.dynamodb", count)

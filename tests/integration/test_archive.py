@@ -5,34 +5,15 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from domino.api import wiring
 from domino.store.records import WAITING_TTL_SECONDS
 
-from tests.integration.client import Api, Privileged
+from tests.integration.client import Api, Privileged, requests_to_dynamodb
 from tests.integration.table import OUTSIDER
 
 pytestmark = pytest.mark.ddb
-
-
-@contextmanager
-def requests_to_dynamodb() -> Iterator[Counter[str]]:
-    """Count the store's DynamoDB operations inside the block."""
-    calls: Counter[str] = Counter()
-    events = wiring.service().store.client.meta.events
-
-    def count(model: Any, **_: Any) -> None:
-        calls[model.name] += 1
-
-    events.register("before-call.dynamodb", count)
-    try:
-        yield calls
-    finally:
-        events.unregister("before-call.dynamodb", count)
 
 
 def step(api: Api, game: str, players: list[str]) -> tuple[dict[str, Any], Counter[str]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged
+from tests.integration.client import DOS_DEAL, NO_CLAIMS, Api, Privileged, requests_to_dynamodb
 from tests.integration.table import OUTSIDER
 
 pytestmark = [pytest.mark.ddb, pytest.mark.long(35)]
@@ -95,6 +95,35 @@ def test_unread_and_read(api: Api) -> None:
     oldest = first["notifications"][-1]["id"]
     api.call("POST", "/me/notifications/read", {"until": oldest}, player="ona")  # never back
     assert inbox(api, "ona")["unread"] == 0
+
+
+def test_the_unread_count_is_the_same_however_the_page_falls(api: Api) -> None:
+    """A first page that holds every unread notification counts them itself; one that may not
+    asks the table. Either way the count is the inbox's."""
+    game = api.create("ula", preset="clasico", players=3, seed=6).ok(201)["id"]
+    api.join(game, "vic").ok()
+    api.join(game, "wen").ok()
+    api.drain()
+    notes = everything(api, "ula")
+    assert len(notes) >= 3
+
+    def polled(query: str) -> tuple[int, Counter[str]]:
+        with requests_to_dynamodb() as calls:
+            unread = inbox(api, "ula", query)["unread"]
+        return unread, calls
+
+    assert polled("") == (len(notes), Counter({"GetItem": 2, "Query": 2}))  # the whole inbox
+    assert polled("?limit=1") == (len(notes), Counter({"GetItem": 2, "Query": 3}))
+    api.call("POST", "/me/notifications/read", {"until": notes[1]["id"]}, player="ula")
+    assert polled("?limit=2") == (1, Counter({"GetItem": 2, "Query": 2}))  # reaches a read one
+    assert polled("?limit=1") == (1, Counter({"GetItem": 2, "Query": 3}))
+    assert polled(f"?limit=1&cursor={inbox(api, 'ula', '?limit=1')['next']}")[0] == 1
+
+
+def test_an_empty_inbox_is_polled_in_three_requests(api: Api) -> None:
+    with requests_to_dynamodb() as calls:
+        assert inbox(api, "xan") == {"notifications": [], "next": None, "unread": 0}
+    assert calls == Counter({"GetItem": 2, "Query": 1})  # the ban mark, the read mark, the page
 
 
 def test_texts_follow_the_tokens_locale(api: Api) -> None:
