@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from domino.api import wiring
 from domino.engine import Match, decode
 from domino.engine.tiles import TILES
 from domino.store.dynamo import DynamoGameStore
@@ -192,8 +193,6 @@ class Privileged:
 @contextmanager
 def requests_to_dynamodb() -> Iterator[Counter[str]]:
     """Count the handlers' DynamoDB operations inside the block, by name."""
-    from domino.api import wiring
-
     calls: Counter[str] = Counter()
     events = wiring.service().store.client.meta.events
 

@@ -208,10 +208,9 @@ class InboxQueries:
         """A page of the caller's notifications, newest first, and how many are unread."""
         notes, following = self.inbox.page(caller.player, limit, cursor)
         until = self.inbox.read_until(caller.player)
-        items: list[dict[str, Any]] = []
-        if notes:  # an empty page needs no language: a poll of an empty inbox reads less
-            language = self.language(caller)
-            items = [note_view(n, until is not None and n.id <= until, language) for n in notes]
+        # an empty page needs no language: a poll of an empty inbox reads less
+        language = self.language(caller) if notes else ""
+        items = [note_view(n, until is not None and n.id <= until, language) for n in notes]
         unread = unread_on_page(notes, cursor, following, until)
         if unread is None:
             unread = self.inbox.unread(caller.player, until)
