@@ -21,8 +21,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": {"domino.engine"},
     "store": {"domino.store", "domino.engine.errors", "domino.limits"},
     "service": {"domino.service", "domino.engine", "domino.store", "domino.limits"},
-    "notify": {"domino.notify", "domino.store.errors"},
-    "idp": {"domino.idp", "domino.store.errors"},
+    # the store's errors, and its one boto3 session (store/clients.py)
+    "notify": {"domino.notify", "domino.store.errors", "domino.store.clients"},
+    "idp": {"domino.idp", "domino.store.errors", "domino.store.clients"},
     "api": {
         "domino.api",
         "domino.service",

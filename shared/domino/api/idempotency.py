@@ -39,6 +39,7 @@ from domino.api.responses import Reply, respond, seen
 from domino.api.settings import settings
 from domino.api.wiring import IDEMPOTENCY_SECONDS, service
 from domino.service.values import Caller, GameSeen, Keyed
+from domino.store.clients import aws_client
 from domino.store.errors import throttled
 
 logger = Logger(service="domino")
@@ -62,7 +63,11 @@ def _records() -> tuple[IdempotencyConfig, DynamoDBPersistenceLayer, Callable[..
         expires_after_seconds=IDEMPOTENCY_SECONDS,
         raise_on_no_idempotency_key=True,
     )
-    persistence = DynamoDBPersistenceLayer(table_name=settings().idempotency_table)
+    # a client of the process's one session: a session of Powertools' own would read
+    # botocore's models again (store/clients.py)
+    persistence = DynamoDBPersistenceLayer(
+        table_name=settings().idempotency_table, boto3_client=aws_client("dynamodb")
+    )
 
     @idempotent_function(  # type: ignore[untyped-decorator]  # Powertools: untyped
         data_keyword_argument="request",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from domino.store.clients import aws_client
 from domino.store.errors import Unavailable
 
 #: what Cognito answers when it is busy (after the SDK's own retries)
@@ -36,9 +36,7 @@ class CognitoUsers:
     def client(self) -> Any:
         if self._client is None:  # built on first use: only a deletion calls Cognito
             config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
-            self._client = boto3.session.Session().client(
-                "cognito-idp", region_name=self.region, config=config
-            )
+            self._client = aws_client("cognito-idp", region_name=self.region, config=config)
         return self._client
 
     def delete_user(self, username: str) -> None:

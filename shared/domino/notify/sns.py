@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from domino.store.clients import aws_client
 from domino.store.errors import Unavailable, throttled
 
 #: what SNS answers for an endpoint that no longer reaches a device (APNs or FCM said the token
@@ -46,7 +46,7 @@ class SnsPush:
     @property
     def client(self) -> Any:
         if self._client is None:  # built on first use: most API functions never push
-            self._client = boto3.session.Session().client("sns", config=self._config)
+            self._client = aws_client("sns", config=self._config)
         return self._client
 
     def offered(self, platform: str) -> bool:

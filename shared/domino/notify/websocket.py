@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from domino.store.clients import aws_client
 from domino.store.errors import Unavailable, throttled
 
 
@@ -23,7 +23,7 @@ class ApiGatewayConnections:
     def client(self) -> Any:
         if self._client is None:
             config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
-            self._client = boto3.session.Session().client(
+            self._client = aws_client(
                 "apigatewaymanagementapi", endpoint_url=self.endpoint, config=config
             )
         return self._client

@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError, ConnectionError, HTTPClientError
 
+from domino.store.clients import aws_client
 from domino.store.errors import Unavailable, throttled
 from domino.store.records import Item
 
@@ -54,8 +54,7 @@ class Table:
                 # SDK's own check was a fifth of its CPU a request (docs/decisions.md)
                 parameter_validation=False,
             )
-            session = boto3.session.Session()
-            client = session.client("dynamodb", endpoint_url=endpoint_url or None, config=config)
+            client = aws_client("dynamodb", endpoint_url=endpoint_url or None, config=config)
         self.client = client
         self.name = name
         self.consumed: list[dict[str, Any]] = []

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 from botocore.config import Config
+
+from domino.store.clients import aws_client
 
 #: the longest SQS delays a message
 MAX_DELAY_SECONDS = 900
@@ -23,7 +24,7 @@ class SqsTimerQueue:
     @property
     def client(self) -> Any:
         if self._client is None:  # built on first use: functions that never set a timer
-            self._client = boto3.client(
+            self._client = aws_client(
                 "sqs",
                 config=Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2),
             )
