@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from domino.store.clients import aws_client
+from domino.store.clients import SERVICE_CONFIG, aws_client
 from domino.store.errors import Unavailable
 
 #: what Cognito answers when it is busy (after the SDK's own retries)
@@ -35,8 +34,7 @@ class CognitoUsers:
     @property
     def client(self) -> Any:
         if self._client is None:  # built on first use: only a deletion calls Cognito
-            config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
-            self._client = aws_client("cognito-idp", region_name=self.region, config=config)
+            self._client = aws_client("cognito-idp", region_name=self.region, config=SERVICE_CONFIG)
         return self._client
 
     def delete_user(self, username: str) -> None:

@@ -12,10 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from domino.store.clients import aws_client
+from domino.store.clients import SERVICE_CONFIG, aws_client
 from domino.store.errors import Unavailable, throttled
 
 #: what SNS answers for an endpoint that no longer reaches a device (APNs or FCM said the token
@@ -39,14 +38,12 @@ class SnsPush:
     def __init__(self, applications: Mapping[str, str]) -> None:
         """``applications``: platform -> platform application ARN (empty: not offered)."""
         self.applications = {k: v for k, v in applications.items() if v}
-        config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
         self._client: Any = None
-        self._config = config
 
     @property
     def client(self) -> Any:
         if self._client is None:  # built on first use: most API functions never push
-            self._client = aws_client("sns", config=self._config)
+            self._client = aws_client("sns", config=SERVICE_CONFIG)
         return self._client
 
     def offered(self, platform: str) -> bool:

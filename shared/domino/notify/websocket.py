@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from domino.store.clients import aws_client
+from domino.store.clients import SERVICE_CONFIG, aws_client
 from domino.store.errors import Unavailable, throttled
 
 
@@ -22,9 +21,8 @@ class ApiGatewayConnections:
     @property
     def client(self) -> Any:
         if self._client is None:
-            config = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
             self._client = aws_client(
-                "apigatewaymanagementapi", endpoint_url=self.endpoint, config=config
+                "apigatewaymanagementapi", endpoint_url=self.endpoint, config=SERVICE_CONFIG
             )
         return self._client
 

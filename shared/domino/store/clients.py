@@ -14,6 +14,11 @@ from functools import cache
 from typing import Any
 
 import boto3
+from botocore.config import Config
+
+#: the SNS, SQS, API Gateway and Cognito clients': three tries, standard backoff, 2 s to connect
+#: (the game table's own, store/table.py, also sets timeouts and skips parameter validation)
+SERVICE_CONFIG = Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2)
 
 _making = threading.Lock()
 

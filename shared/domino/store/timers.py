@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.config import Config
-
-from domino.store.clients import aws_client
+from domino.store.clients import SERVICE_CONFIG, aws_client
 
 #: the longest SQS delays a message
 MAX_DELAY_SECONDS = 900
@@ -24,10 +22,7 @@ class SqsTimerQueue:
     @property
     def client(self) -> Any:
         if self._client is None:  # built on first use: functions that never set a timer
-            self._client = aws_client(
-                "sqs",
-                config=Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2),
-            )
+            self._client = aws_client("sqs", config=SERVICE_CONFIG)
         return self._client
 
     def send(self, body: str, delay_seconds: int) -> None:
