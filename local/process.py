@@ -40,7 +40,8 @@ class Runtime:
     ``workers``: its handler processes (``--workers``; None: ``LOCAL_WORKERS``, else 4).
     ``tree``: another checkout whose template.yaml, functions/ and shared/ it serves
     (``DOMINO_TEMPLATE``, and ``PYTHONPATH`` with that shared/ first), driven by this
-    checkout's runtime. ``quiet``: no access log. ``log``: a file for its stdout and stderr
+    checkout's runtime, or by its own with ``tree_runtime`` (a benchmark of the runtime itself,
+    bench/stop.py). ``quiet``: no access log. ``log``: a file for its stdout and stderr
     (None: stderr goes to a temporary file, never a pipe nobody reads, which would fill and
     stall it; a failed start shows the file's end)."""
 
@@ -52,11 +53,13 @@ class Runtime:
         *,
         workers: int | None = None,
         tree: Path | None = None,
+        tree_runtime: bool = False,
         quiet: bool = True,
         log: Path | None = None,
     ) -> None:
         self.port, self.ddb_port, self.data_dir = port, ddb_port, data_dir
         self.workers, self.tree, self.quiet, self.log = workers, tree, quiet, log
+        self.tree_runtime = tree_runtime
         self.base = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
         self._output: IO[bytes] | None = None
@@ -87,7 +90,7 @@ class Runtime:
         started = time.monotonic()
         self.process = subprocess.Popen(
             self.arguments(),
-            cwd=REPO_ROOT,
+            cwd=self.tree if self.tree is not None and self.tree_runtime else REPO_ROOT,
             env=self.environment(),
             stdout=self._output if self.log else None,
             stderr=self._output,
