@@ -1,5 +1,5 @@
 """Finished hands leave the game item for archive items, written by the stream consumer
-(functions/archive) so that the play that ends a hand stays one GetItem + one PutItem."""
+(functions/archive) so that the play that ends a hand stays one read + one PutItem."""
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def test_a_hand_ending_play_is_one_read_and_one_write(api: Api) -> None:
         view, calls = step(api, game, players)
         if view["hand_number"] > hand:
             ended += 1
-            # the game, and the caller's ban mark (api/request.py)
-            assert calls == Counter({"GetItem": 2, "PutItem": 1}), calls
+            # one read: the game, and the caller's ban mark with it (api/request.py)
+            assert calls == Counter({"BatchGetItem": 1, "PutItem": 1}), calls
     api.drain()
     moves = api.moves(game, OUTSIDER).ok()["moves"]
     assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
@@ -106,8 +106,8 @@ def test_hands_bots_play_within_one_change_are_archived_by_it(
     assert hands >= first + 2, "the seed should give a match of several hands"
     # hands first .. hands - 2 began (or were under way) and left the item within the change:
     # one archive write each, then the game's; hands - 1 is the item's previous hand now
-    # GetItem: the game and the caller's ban mark (api/request.py)
-    assert calls == Counter({"GetItem": 2, "PutItem": 1 + hands - 1 - first}), calls
+    # one read: the game and the caller's ban mark (api/request.py)
+    assert calls == Counter({"BatchGetItem": 1, "PutItem": 1 + hands - 1 - first}), calls
     api.drain()
     moves = api.moves(game, OUTSIDER).ok()["moves"]
     assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))

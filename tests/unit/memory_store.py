@@ -396,10 +396,6 @@ class MemoryAccounts:
                 raise ProfileDeleted()
             self.profiles[player] = Profile(player, name)
 
-    def banned(self, player: str) -> bool:
-        profile = self.profiles.get(player)
-        return profile is not None and profile.banned_at is not None
-
     def ban(self, player: str, at: int, reason: str) -> None:
         with self.lock:
             current = self.profiles.get(player) or Profile(player)

@@ -24,6 +24,7 @@ from domino.api.identity import caller_from_event
 from domino.api.messages import negotiate
 from domino.api.models import invalid_request
 from domino.limits import MAX_BODY_BYTES
+from domino.store.table import drop_riding, settle_riding
 
 logger = Logger(service="domino")
 
@@ -63,6 +64,20 @@ def limit_body(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> 
     return next_middleware(app)
 
 
+def settle_ban(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
+    """No answer leaves before the caller's ban is read: ``caller()`` leaves it to ride with
+    the call's next GetItem, and a call that made none reads it here. A banned caller's error
+    becomes 401 as well, as when the ban was read first."""
+    drop_riding()  # nothing of an earlier request on this thread
+    try:
+        response = next_middleware(app)
+    except Exception:
+        settle_riding()
+        raise
+    settle_riding()
+    return response
+
+
 def make_app(*, validation: bool = True) -> APIGatewayHttpResolver:
     """A Powertools HTTP API resolver with the contract's error mapping installed.
 
@@ -71,7 +86,7 @@ def make_app(*, validation: bool = True) -> APIGatewayHttpResolver:
     401/404 checks, and skip it: it costs about 60 ms of cold start.
     """
     app = APIGatewayHttpResolver(enable_validation=validation)
-    app.use(middlewares=[limit_body])
+    app.use(middlewares=[limit_body, settle_ban])
 
     def invalid(err: RequestValidationError) -> Response[Any]:
         # the resolver validates query parameters before any route code runs: the contract

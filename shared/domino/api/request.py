@@ -13,13 +13,18 @@ __all__ = ["Caller", "caller", "header"]
 
 def caller(app: APIGatewayHttpResolver) -> Caller:
     """The authenticated caller, unless the operator banned the account: then every token of
-    it is 401, whatever the route (one GetItem of the profile's mark; docs/decisions.md)."""
+    it is 401, whatever the route. The profile's mark is read with the call's first GetItem,
+    or alone before any other request or answer (``make_app``'s ``settle_ban``;
+    docs/decisions.md, "Bans")."""
     from domino.api.wiring import account_store  # the composition root, built on first use
 
     found = caller_from_event(app.current_event.raw_event)
-    if account_store().banned(found.player):
-        raise AccountBanned()
+    account_store().refuse_if_banned(found.player, _refuse)
     return found
+
+
+def _refuse() -> None:
+    raise AccountBanned()
 
 
 def header(app: APIGatewayHttpResolver, name: str) -> str | None:

@@ -206,8 +206,9 @@ class InboxQueries:
 
     def page(self, caller: Caller, limit: int, cursor: str | None) -> tuple[Page, int]:
         """A page of the caller's notifications, newest first, and how many are unread."""
-        notes, following = self.inbox.page(caller.player, limit, cursor)
+        # the mark first: a GetItem, which the caller's ban read rides with (api/request.py)
         until = self.inbox.read_until(caller.player)
+        notes, following = self.inbox.page(caller.player, limit, cursor)
         # an empty page needs no language: a poll of an empty inbox reads less
         language = self.language(caller) if notes else ""
         items = [note_view(n, until is not None and n.id <= until, language) for n in notes]

@@ -9,7 +9,7 @@ partition (memberships ``GAME#``, devices ``DEVICE#``, inbox ``NOTE#`` and ``REA
 connections ``CONN#``) is deleted by ``erase``.
 
 A ban (the operator's ``domino-admin ban``) is ``banned`` (epoch seconds) and ``ban_reason`` on
-the same item: every authenticated request reads it (``banned``: 401 everywhere), and the
+the same item: every authenticated request reads it (``refuse_if_banned``: 401 everywhere), and the
 transactions that seat a player or admit a socket check it with the tombstone
 (``alive_since``), so a ban racing a join or a $connect either sees it or refuses it. Only
 ``unban`` removes it; a rename and the player's own ``PATCH /me`` keep it.
@@ -23,9 +23,10 @@ reached (store/reach.py) reads both with them, at no extra request.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from domino.store.records import player_key, to_attributes
+from domino.store.records import Item, player_key, to_attributes
 from domino.store.table import Table
 
 PROFILE_SK = "PROFILE"
@@ -104,17 +105,16 @@ class DynamoAccounts:
             int(banned["N"]) if banned else None,
         )
 
-    def banned(self, player: str) -> bool:
-        """Whether the operator banned the player: read on every authenticated request, so
-        one eventually consistent GetItem of one attribute (0.5 RCU; a ban holds everywhere
-        within the second DynamoDB takes to make it consistent)."""
-        response = self.table.call(
-            self.table.client.get_item,
-            TableName=self.table.name,
-            Key=_key(player),
-            ProjectionExpression="banned",
-        )
-        return "banned" in (response.get("Item") or {})
+    def refuse_if_banned(self, player: str, refuse: Callable[[], None]) -> None:
+        """``refuse()`` (which raises) if the operator banned the player, read along with the
+        request's next GetItem (``Table.read_with_next``): an authenticated call's ban costs no
+        round trip of its own when the call loads a game or a profile first."""
+
+        def on_profile(item: Item | None) -> None:
+            if item is not None and "banned" in item:
+                refuse()
+
+        self.table.read_with_next(_key(player), on_profile)
 
     def ban(self, player: str, at: int, reason: str) -> None:
         """Mark the profile banned (an UpdateItem: a chosen name stays, for the operator)."""

@@ -1,8 +1,10 @@
 """The one DynamoDB table (single-table design) and the plumbing every store shares: one
-low-level client, throttling turned into ``Unavailable``, paged queries, capacity tracking."""
+low-level client, throttling turned into ``Unavailable``, paged queries, capacity tracking, and
+a read that rides along with the next GetItem (``Table.read_with_next``)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,6 +22,9 @@ BATCH_ATTEMPTS = 8
 BATCH_PAUSE_SECONDS = 0.05
 
 
+#: per thread, the read waiting for the thread's next request (``Table.read_with_next``)
+_riding = threading.local()
+
 #: tries of a request the database's HTTP server refused before reading it (refused_unread)
 REFUSED_ATTEMPTS = 3
 
@@ -31,6 +36,29 @@ def refused_unread(err: ClientError) -> bool:
     was applied, and the request may be sent again. DynamoDB itself always answers JSON."""
     message = str(err.response.get("Error", {}).get("Message", ""))
     return err.response.get("Error", {}).get("Code", "").isdigit() and "<html" in message[:200]
+
+
+def _key_of(item: Item) -> tuple[str, str]:
+    return item["pk"]["S"], item["sk"]["S"]
+
+
+def settle_riding() -> None:
+    """Make the read still waiting in this thread (``Table.read_with_next``) now, alone: at the
+    end of a request that made no other."""
+    riding = getattr(_riding, "read", None)
+    if riding is not None:
+        _riding.read = None
+        _read_alone(riding)
+
+
+def _read_alone(riding: tuple[Table, Item, Callable[[Item | None], None]]) -> None:
+    table, key, on_item = riding
+    on_item(table.call(table.client.get_item, TableName=table.name, Key=key).get("Item"))
+
+
+def drop_riding() -> None:
+    """Forget a read left waiting in this thread (a request that ended before making it)."""
+    _riding.read = None
 
 
 class Table:
@@ -64,11 +92,32 @@ class Table:
         """Another table on this one's client (one connection pool, one client to build)."""
         return Table(name, track_capacity=self.track_capacity, client=self.client)
 
+    def read_with_next(self, key: Item, on_item: Callable[[Item | None], None]) -> None:
+        """Read the item at ``key`` together with this thread's next GetItem of a whole item of
+        this table (one BatchGetItem of both), or alone just before the thread's next request of
+        any other kind, or at ``settle_riding()``, whichever comes first: a request never goes
+        out before it. ``on_item`` gets the item (None: there is none) and may raise, which the
+        GetItem's caller then gets. Every API call reads its caller's ban so: nine calls in ten
+        load a game or a profile first, and save a round trip (docs/decisions.md, "Bans")."""
+        _riding.read = (self, key, on_item)
+
     def call(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
         """``fn`` (a client method) with ``kwargs``; ``Unavailable`` when DynamoDB is busy or
         out of reach after the SDK's retries (a timeout, a reset connection). A write whose
         reply was lost may have been applied all the same: the game item's writer token and
         reply entries tell its retry so (store/dynamo.py, service/writes.py)."""
+        riding = getattr(_riding, "read", None)
+        if riding is not None:
+            _riding.read = None
+            table, key, on_item = riding
+            if (
+                fn == self.client.get_item
+                and kwargs["TableName"] == table.name
+                and "ProjectionExpression" not in kwargs
+                and kwargs["Key"] != key
+            ):
+                return self._get_with(kwargs, key, on_item)
+            _read_alone(riding)
         if self.track_capacity:
             kwargs["ReturnConsumedCapacity"] = "TOTAL"
         for attempt in range(REFUSED_ATTEMPTS):
@@ -87,6 +136,34 @@ class Table:
             if capacity:
                 self.consumed.extend(capacity if isinstance(capacity, list) else [capacity])
         return response
+
+    def _get_with(
+        self, get: dict[str, Any], key: Item, on_item: Callable[[Item | None], None]
+    ) -> Any:
+        """The GetItem ``get`` and the item at ``key`` in one BatchGetItem (with the GetItem's
+        consistency): ``on_item`` gets the second, the caller a GetItem's response."""
+        wanted, consistent = get["Key"], get.get("ConsistentRead", False)
+        request: dict[str, Any] = {
+            get["TableName"]: {"Keys": [wanted, key], "ConsistentRead": consistent}
+        }
+        found: dict[tuple[str, str], Item] = {}
+        for _attempt in range(BATCH_ATTEMPTS):
+            response = self.call(self.client.batch_get_item, RequestItems=request)
+            answered = response.get("Responses")
+            if answered is None:  # not DynamoDB's answer (seen once from DynamoDB Local under
+                time.sleep(BATCH_PAUSE_SECONDS)  # racing writes): nothing was read, ask again
+                continue
+            for item in answered.get(get["TableName"], []):
+                found[_key_of(item)] = item
+            request = response.get("UnprocessedKeys") or {}
+            if not request:
+                break
+            time.sleep(BATCH_PAUSE_SECONDS)
+        else:
+            raise Unavailable()  # keys left unprocessed after every attempt
+        on_item(found.get(_key_of(key)))
+        item = found.get(_key_of(wanted))
+        return {"Item": item} if item is not None else {}
 
     def conditional(self, fn: Callable[..., Any], **kwargs: Any) -> bool:
         """``call`` of a conditional write: False when its condition refused it."""
