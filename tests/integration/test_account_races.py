@@ -226,10 +226,12 @@ def test_a_device_item_caught_with_its_key_alone_is_read_again_then_taken_for_no
     assert devices.owner("apns", "apns-partial-token") is None  # a claim on it would be refused
     whole_owner = {**owner_key, "player": {"S": player}, "device": {"S": "app"},
                    "endpoint": {"S": "arn:endpoint"}}  # fmt: skip
+    table.client.delete_item(TableName=table.name, Key=owner_key)
+    table.client.put_item(TableName=table.name, Item=owner_key)
+    # the writer starts once the key alone is in place: these two requests used to run after
+    # it started and, when they outlasted its 0.03 s, undid the whole item it had written
     writer = threading.Timer(0.03, table.client.put_item, kwargs={"TableName": table.name,
                                                                  "Item": whole_owner})  # fmt: skip
     writer.start()
-    table.client.delete_item(TableName=table.name, Key=owner_key)
-    table.client.put_item(TableName=table.name, Item=owner_key)
     assert devices.owner("apns", "apns-partial-token") == (player, "app", "arn:endpoint")
     writer.join()
