@@ -253,3 +253,35 @@ def test_the_web_client_may_call_the_api_from_its_origin() -> None:
     assert {"ETag", "Location", "Retry-After", "Idempotency-Replayed"} <= set(cors["ExposeHeaders"])
     assert {"GET", "POST", "PUT", "PATCH", "DELETE"} <= set(cors["AllowMethods"])
     assert cors["AllowCredentials"] is False
+
+
+# -------------------------------------------------------------------- permissions
+
+GAME_TABLE = Intrinsic("GetAtt", "GameTable.Arn")
+
+
+def game_table_actions(function: str) -> set[str]:
+    """The DynamoDB actions ``function``'s inline policies allow on the game table itself."""
+    props = Template().of_type("AWS::Serverless::Function")[function]["Properties"]
+    actions: set[str] = set()
+    for policy in props.get("Policies", []):
+        for statement in policy.get("Statement", []) if isinstance(policy, dict) else []:
+            if isinstance(statement, Intrinsic):  # !If [condition, statement, AWS::NoValue]
+                statement = statement.value[1]
+            if not isinstance(statement, dict):
+                continue
+            resources = statement.get("Resource", [])
+            if GAME_TABLE in (resources if isinstance(resources, list) else [resources]):
+                actions.update(statement["Action"])
+    return actions
+
+
+def test_every_authenticated_function_may_read_its_callers_ban_with_a_game() -> None:
+    """An authenticated call reads its caller's ban with the call's first GetItem, in one
+    BatchGetItem (store/table.py ``read_with_next``): deployed, a role without that action
+    would answer every such call 500."""
+    functions = {route.function for route in Template().routes if route.auth}
+    assert len(functions) > 20
+    for function in sorted(functions):
+        actions = game_table_actions(function)
+        assert {"dynamodb:GetItem", "dynamodb:BatchGetItem"} <= actions, (function, actions)
