@@ -1,5 +1,5 @@
 """A request DynamoDB Local's HTTP server refused unread is sent again; DynamoDB's own errors
-are not (store/table.py, refused_unread)."""
+are not (store/table.py, refused_unread); a batch read asks again for what it was not given."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from domino.store.errors import Unavailable
 from domino.store.table import REFUSED_ATTEMPTS, Table
 
 JETTY = "<html>\n<head>\n<title>Error 400 Illegal character COLON=&apos;:&apos;</title>"
@@ -58,3 +59,42 @@ def test_dynamodbs_own_errors_are_not_sent_again(table: Table, err: ClientError)
     with pytest.raises(ClientError):
         table.call(fn, Key={})
     assert fn.calls == 1
+
+
+class Batches:
+    """A client whose BatchGetItem answers from ``answers`` in turn (then every key at once)."""
+
+    def __init__(self, answers: list[dict[str, Any]]) -> None:
+        self.answers, self.requests = answers, list[dict[str, Any]]()
+
+    def batch_get_item(self, RequestItems: dict[str, Any]) -> dict[str, Any]:
+        self.requests.append(RequestItems)
+        if self.answers:
+            return self.answers.pop(0)
+        return {"Responses": {name: list(ask["Keys"]) for name, ask in RequestItems.items()}}
+
+
+def key(n: int) -> dict[str, Any]:
+    return {"pk": {"S": f"P#{n}"}, "sk": {"S": "X"}}
+
+
+def test_a_batch_read_asks_again_for_what_was_left_unread_and_for_a_foreign_answer(
+    table: Table,
+) -> None:
+    left = {"GameTable": {"Keys": [key(2)]}}
+    table.client = client = Batches(
+        [{"ResponseMetadata": {}}, {"Responses": {"GameTable": [key(1)]}, "UnprocessedKeys": left}]
+    )
+    assert table.batch_get([key(1), key(2)], consistent=True) == [key(1), key(2)]
+    assert len(client.requests) == 3 and client.requests[2] == left
+    assert client.requests[0]["GameTable"]["ConsistentRead"] is True
+
+
+def test_a_batch_read_goes_100_keys_at_a_time_and_never_answers_in_part(table: Table) -> None:
+    table.client = client = Batches([])
+    assert len(table.batch_get([key(n) for n in range(250)])) == 250
+    assert [len(r["GameTable"]["Keys"]) for r in client.requests] == [100, 100, 50]
+    never = {"Responses": {"GameTable": []}, "UnprocessedKeys": {"GameTable": {"Keys": [key(1)]}}}
+    table.client = Batches([never] * 100)
+    with pytest.raises(Unavailable):
+        table.batch_get([key(1)])

@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import json
 import secrets
-import time
 import zlib
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -49,9 +48,6 @@ from domino.store.records import (
 )
 from domino.store.table import Table
 
-#: BatchWriteItem and BatchGetItem leave work undone under load: how often to ask again
-BATCH_ATTEMPTS = 8
-BATCH_PAUSE_SECONDS = 0.05
 #: the most games "my games" reads for one player
 MAX_MEMBER_GAMES = 1000
 
@@ -281,19 +277,7 @@ class DynamoGameStore:
             done = done_key(iso(finished_at) or "", game_id)
             keys += [{"pk": player_key(player), "sk": done} for player in players]
         keys += [from_attributes(item) for item in self._hand_items(game_id, "pk, sk")]
-        for start in range(0, len(keys), 25):  # BatchWriteItem's limit
-            requests = [
-                {"DeleteRequest": {"Key": to_attributes(k)}} for k in keys[start : start + 25]
-            ]
-            pending: dict[str, Any] = {self.table_name: requests}
-            for _attempt in range(BATCH_ATTEMPTS):
-                response = self._call(self.client.batch_write_item, RequestItems=pending)
-                pending = response.get("UnprocessedItems") or {}
-                if not pending:
-                    break
-                time.sleep(BATCH_PAUSE_SECONDS)
-            else:
-                raise Unavailable()  # deletes left unprocessed after every attempt
+        self.table.delete_keys(keys)
         return len(keys)
 
     # ------------------------------------------------------------------ listings
@@ -452,23 +436,8 @@ class DynamoGameStore:
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         """BatchGetItem in chunks of 100 (eventually consistent: listings, not moves). Raises
         ``Unavailable`` rather than answer a partial list when DynamoDB keeps keys unread."""
-        records: list[GameRecord] = []
-        for start in range(0, len(game_ids), 100):
-            keys = [self._game_key(gid) for gid in game_ids[start : start + 100]]
-            request: dict[str, Any] = {self.table_name: {"Keys": keys}}
-            for _attempt in range(BATCH_ATTEMPTS):
-                response = self._call(self.client.batch_get_item, RequestItems=request)
-                records += [
-                    from_item(from_attributes(i))
-                    for i in response["Responses"].get(self.table_name, [])
-                ]
-                request = response.get("UnprocessedKeys") or {}
-                if not request:
-                    break
-                time.sleep(BATCH_PAUSE_SECONDS)
-            else:
-                raise Unavailable()  # never a partial list
-        return records
+        keys = [self._game_key(gid) for gid in game_ids]
+        return [from_item(from_attributes(i)) for i in self.table.batch_get(keys)]
 
     # ------------------------------------------------------------------ deadlines
 

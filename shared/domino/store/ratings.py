@@ -565,17 +565,11 @@ class DynamoRatings:
         """The pool's established ratings by bucket (the shards summed): one BatchGetItem."""
         keys = [to_attributes(histogram_key(pool, shard)) for shard in range(HIST_SHARDS)]
         counts: dict[int, int] = {}
-        pending: dict[str, Any] = {self.table.name: {"Keys": keys}}
-        for _attempt in range(8):
-            response = self.table.call(self.table.client.batch_get_item, RequestItems=pending)
-            for raw in response.get("Responses", {}).get(self.table.name, []):
-                for name, value in from_attributes(raw).items():
-                    if name.startswith("b") and name[1:].isdigit():
-                        counts[int(name[1:])] = counts.get(int(name[1:]), 0) + int(value)
-            pending = response.get("UnprocessedKeys") or {}
-            if not pending:
-                return counts
-        raise Unavailable()
+        for raw in self.table.batch_get(keys):
+            for name, value in from_attributes(raw).items():
+                if name.startswith("b") and name[1:].isdigit():
+                    counts[int(name[1:])] = counts.get(int(name[1:]), 0) + int(value)
+        return counts
 
     # ------------------------------------------------------------------ account deletion
 

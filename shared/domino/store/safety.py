@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import time
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -187,25 +186,12 @@ class DynamoSafety:
         found: set[tuple[str, str]] = set()
         if not keys:
             return found
-        request: dict[str, Any] = {
-            self.table.name: {
-                "Keys": keys,
-                "ConsistentRead": True,
-                "ProjectionExpression": "pk, sk",
-            }
-        }
-        for _attempt in range(BATCH_ATTEMPTS):
-            response = self.table.call(self.table.client.batch_get_item, RequestItems=request)
-            for item in response["Responses"].get(self.table.name, []):
-                blocker = item["pk"]["S"].removeprefix("PLAYER#")
-                key = item["sk"]["S"].removeprefix(BLOCK_PREFIX) + "|" + blocker
-                if key in wanted:
-                    found.add(wanted[key])
-            request = response.get("UnprocessedKeys") or {}
-            if not request:
-                return found
-            time.sleep(BATCH_PAUSE_SECONDS)
-        raise Unavailable()
+        for item in self.table.batch_get(keys, consistent=True, projection="pk, sk"):
+            blocker = item["pk"]["S"].removeprefix("PLAYER#")
+            key = item["sk"]["S"].removeprefix(BLOCK_PREFIX) + "|" + blocker
+            if key in wanted:
+                found.add(wanted[key])
+        return found
 
     # ------------------------------------------------------------------ players
 

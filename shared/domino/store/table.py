@@ -18,6 +18,8 @@ from domino.store.records import Item
 
 #: BatchWriteItem takes 25 requests; under load it leaves some undone: how often to ask again
 BATCH_WRITE_LIMIT = 25
+#: BatchGetItem takes 100 keys
+BATCH_GET_LIMIT = 100
 BATCH_ATTEMPTS = 8
 BATCH_PAUSE_SECONDS = 0.05
 
@@ -142,28 +144,39 @@ class Table:
     ) -> Any:
         """The GetItem ``get`` and the item at ``key`` in one BatchGetItem (with the GetItem's
         consistency): ``on_item`` gets the second, the caller a GetItem's response."""
-        wanted, consistent = get["Key"], get.get("ConsistentRead", False)
-        request: dict[str, Any] = {
-            get["TableName"]: {"Keys": [wanted, key], "ConsistentRead": consistent}
-        }
-        found: dict[tuple[str, str], Item] = {}
-        for _attempt in range(BATCH_ATTEMPTS):
-            response = self.call(self.client.batch_get_item, RequestItems=request)
-            answered = response.get("Responses")
-            if answered is None:  # not DynamoDB's answer (seen once from DynamoDB Local under
-                time.sleep(BATCH_PAUSE_SECONDS)  # racing writes): nothing was read, ask again
-                continue
-            for item in answered.get(get["TableName"], []):
-                found[_key_of(item)] = item
-            request = response.get("UnprocessedKeys") or {}
-            if not request:
-                break
-            time.sleep(BATCH_PAUSE_SECONDS)
-        else:
-            raise Unavailable()  # keys left unprocessed after every attempt
+        wanted = get["Key"]
+        items = self.batch_get([wanted, key], consistent=get.get("ConsistentRead", False))
+        found = {_key_of(item): item for item in items}
         on_item(found.get(_key_of(key)))
         item = found.get(_key_of(wanted))
         return {"Item": item} if item is not None else {}
+
+    def batch_get(
+        self, keys: list[Item], *, consistent: bool = False, projection: str | None = None
+    ) -> list[Item]:
+        """The items at ``keys`` (those that exist, in no particular order): BatchGetItem, 100
+        keys at a time, asking again for what DynamoDB left unread; ``Unavailable`` rather than
+        a partial answer when keys stay unread."""
+        items: list[Item] = []
+        for start in range(0, len(keys), BATCH_GET_LIMIT):
+            wanted: dict[str, Any] = {"Keys": keys[start : start + BATCH_GET_LIMIT]}
+            if consistent:
+                wanted["ConsistentRead"] = True
+            if projection is not None:
+                wanted["ProjectionExpression"] = projection
+            request: dict[str, Any] = {self.name: wanted}
+            for _attempt in range(BATCH_ATTEMPTS):
+                response = self.call(self.client.batch_get_item, RequestItems=request)
+                answered = response.get("Responses")
+                if answered is not None:  # else not DynamoDB's answer (seen once from DynamoDB
+                    items += answered.get(self.name, [])  # Local under racing writes): again
+                    request = response.get("UnprocessedKeys") or {}
+                    if not request:
+                        break
+                time.sleep(BATCH_PAUSE_SECONDS)
+            else:
+                raise Unavailable()  # keys left unread after every attempt
+        return items
 
     def conditional(self, fn: Callable[..., Any], **kwargs: Any) -> bool:
         """``call`` of a conditional write: False when its condition refused it."""
