@@ -5,8 +5,12 @@ the answer of a call that made none (api/request.py ``caller``, api/app.py ``set
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
+from botocore.client import BaseClient
 from domino.api import wiring
 from domino.store.accounts import PROFILE_SK
 from domino.store.records import GAME_SK, game_key, player_key
@@ -15,6 +19,21 @@ from domino.store.table import Table, drop_riding, settle_riding
 from tests.integration.client import Api, Reply, requests_to_dynamodb
 
 pytestmark = pytest.mark.ddb
+
+
+@contextmanager
+def every_request() -> Iterator[list[tuple[str, str]]]:
+    """Every AWS request of the block, whatever its client: (operation, table)."""
+    sent: list[tuple[str, str]] = []
+    original = BaseClient._make_api_call
+
+    def record(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        sent.append((operation, params.get("TableName", "")))
+        return original(client, operation, params)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseClient, "_make_api_call", record)
+        yield sent
 
 
 def unauthorized(reply: Reply) -> None:
@@ -45,10 +64,13 @@ def test_a_banned_caller_is_refused_whatever_the_call_reads_first(api: Api) -> N
         with requests_to_dynamodb() as calls:
             unauthorized(api.call("POST", "/games", {"preset": 7}, player="ban-ana"))
         assert calls == Counter({"GetItem": 1}), calls
-        # a write first (a new game): refused before it is written
-        with requests_to_dynamodb() as calls:
-            unauthorized(api.create("ban-ana", preset="clasico", players=4))
-        assert calls["PutItem"] == calls["TransactWriteItems"] == 0, calls
+        # a write first (a new game), with an Idempotency-Key or without: refused before
+        # anything is written, Powertools' record of the key included (its own client)
+        for headers in (None, {"Idempotency-Key": "banned-create"}):
+            with every_request() as sent:
+                body = {"preset": "clasico", "players": 4}
+                unauthorized(api.call("POST", "/games", body, player="ban-ana", headers=headers))
+            assert sent == [("GetItem", wiring.table().name)], sent
         # the other player is not touched by the banned one's refusals
         assert api.get(game, "ban-beto").status == 200
     finally:

@@ -41,6 +41,7 @@ from domino.api.wiring import IDEMPOTENCY_SECONDS, service
 from domino.service.values import Caller, GameSeen, Keyed
 from domino.store.clients import aws_client
 from domino.store.errors import throttled
+from domino.store.table import settle_riding
 
 logger = Logger(service="domino")
 
@@ -166,6 +167,7 @@ def mutate(
 
     if request is None:
         return respond(run())
+    settle_riding()  # Powertools writes the key's record with its own client: the ban first
     config, _, run_once = _records()
     config.register_lambda_context(app.lambda_context)
     token = _pending.set(run)
