@@ -9,8 +9,8 @@ partition (memberships ``GAME#``, devices ``DEVICE#``, inbox ``NOTE#`` and ``REA
 connections ``CONN#``) is deleted by ``erase``.
 
 A ban (the operator's ``domino-admin ban``) is ``banned`` (epoch seconds) and ``ban_reason`` on
-the same item: every authenticated request reads it (``refuse_if_banned``: 401 everywhere), and the
-transactions that seat a player or admit a socket check it with the tombstone
+the same item: every authenticated request reads it (``refuse_if_banned``: 401 everywhere), and
+the transactions that seat a player or admit a socket check it with the tombstone
 (``alive_since``), so a ban racing a join or a $connect either sees it or refuses it. Only
 ``unban`` removes it; a rename and the player's own ``PATCH /me`` keep it.
 

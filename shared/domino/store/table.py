@@ -47,10 +47,16 @@ def _key_of(item: Item) -> tuple[str, str]:
 def settle_riding() -> None:
     """Make the read still waiting in this thread (``Table.read_with_next``) now, alone: at the
     end of a request that made no other."""
+    riding = _take_riding()
+    if riding is not None:
+        _read_alone(riding)
+
+
+def _take_riding() -> tuple[Table, Item, Callable[[Item | None], None]] | None:
     riding = getattr(_riding, "read", None)
     if riding is not None:
         _riding.read = None
-        _read_alone(riding)
+    return riding
 
 
 def _read_alone(riding: tuple[Table, Item, Callable[[Item | None], None]]) -> None:
@@ -108,9 +114,8 @@ class Table:
         out of reach after the SDK's retries (a timeout, a reset connection). A write whose
         reply was lost may have been applied all the same: the game item's writer token and
         reply entries tell its retry so (store/dynamo.py, service/writes.py)."""
-        riding = getattr(_riding, "read", None)
+        riding = _take_riding()
         if riding is not None:
-            _riding.read = None
             table, key, on_item = riding
             if (
                 fn == self.client.get_item
