@@ -24,6 +24,9 @@ PYTEST_ARGS ?=
 # DynamoDB Local, moto server and runtimes; a quarter of the suite's time is tests waiting on
 # timers and restarts, which the extra worker fills); TEST_WORKERS=0 runs it in one process
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n + 1 : 4 )))
+# make check's workers: one a core, up to four (its tests are CPU-bound, with no server to wait
+# on; a worker's start and collection cost about 4 s); CHECK_WORKERS=0 runs it in one process
+CHECK_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
 
 export SAM_CLI_TELEMETRY := 0
 # checkov asks PyPI for a newer release on every run unless told not to
@@ -76,7 +79,7 @@ test: $(STAMP) $(DDB_JAR_STAMP)  ## every test tier: unit, integration (DynamoDB
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
 
 check: $(STAMP) lint  ## the edit loop in under a minute: ruff, mypy, unit, architecture, OpenAPI and docs tests
-	$(BIN)/python -m pytest -q -n 0 tests/unit tests/test_architecture.py tests/test_openapi.py tests/test_docs.py $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(CHECK_WORKERS) tests/unit tests/test_architecture.py tests/test_openapi.py tests/test_docs.py $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the engine's unit tests only (no I/O)
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
