@@ -31,6 +31,12 @@ class DevClock:
         staged.write_text(repr(self.offset() + seconds))
         staged.replace(self.path)
 
+    def remove(self) -> None:
+        """The run is over: its clock goes with it (a port's next run starts its own), so
+        test suites that start runtimes on many ports leave no file per port behind."""
+        for path in (self.path, self.path.with_suffix(".new")):
+            path.unlink(missing_ok=True)
+
     def describe(self) -> dict[str, object]:
         now = time.time() + self.offset()
         return {

@@ -253,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     sns: LocalSns | None = None
     containers: Containers | None = None
     streams: threading.Thread | None = None
+    clock: DevClock | None = None
     try:
         database = shutdown.database = start_database(args.ddb_port, data_dir)
         ensure_tables(endpoint, template)
@@ -345,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
             streams.join(timeout=shutdown.left(1.0))
         if containers is not None:  # requests in flight get what is left, then end
             containers.close(timeout=shutdown.left(INVOKE_TIMEOUT_SECONDS))
+        if clock is not None:  # no handler reads it any more
+            clock.remove()
         # the push service's threads stop while DynamoDB Local does (0.25 s and 0.4 s)
         push_stop = threading.Thread(target=sns.stop, daemon=True) if sns is not None else None
         if push_stop is not None:

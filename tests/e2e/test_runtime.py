@@ -111,14 +111,18 @@ def test_dev_token_input_is_bounded(runtime: Runtime) -> None:
 
 def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from local.ddb import free_port
+    from local.paths import local_dir
 
     rt = Runtime(free_port(), free_port(), tmp_path / "data")
+    clock = local_dir() / "run" / f"clock-{rt.port}"
     rt.start()
+    assert clock.read_text() == "0"  # the dev clock of this run, level with the system's
     client = boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{rt.ddb_port}")
     try:
         client.put_item(TableName="GameTable", Item={"pk": {"S": "GAME#kept"}, "sk": {"S": "GAME"}})
     finally:
         rt.stop()
+    assert not clock.exists()  # a stopped run leaves no file of its port under .local/run
     rt.start()
     try:
         item = client.get_item(
