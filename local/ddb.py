@@ -196,10 +196,25 @@ def end_process(pid: int, grace: float = STOP_SECONDS) -> None:
             time.sleep(0.02)
 
 
+def forget_the_dead() -> None:
+    """Remove the port pid files whose DynamoDB Local is gone: a killed runtime's stays behind
+    (its DynamoDB Local died with it), and test suites start runtimes on many ports, so they
+    would pile up under .local/run. A file being written, or naming a live process, is left."""
+    for pidfile in port_pidfile(0).parent.glob("ddb-*.pid"):
+        try:
+            pid = int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if pid > 0 and gone(pid):
+            with contextlib.suppress(OSError):
+                pidfile.unlink()
+
+
 def end_stale(port: int, db_path: Path | None) -> list[int]:
     """End a DynamoDB Local an earlier run left on ``port`` or on ``db_path`` (its runtime was
     killed before it could stop it); the pids ended. A pid file naming anything else, a process
     that is gone or no number at all is removed and nothing waits."""
+    forget_the_dead()
     ended = []
     for pidfile in pidfiles(port, db_path):
         try:

@@ -90,3 +90,25 @@ def test_dynamodb_local_dies_with_the_process_that_started_it(tmp_path: Path) ->
             parent.wait()
     ddb.end_stale(port, None)  # its pid file: what the next start would clear
     assert not ddb.port_pidfile(port).exists()
+
+
+def test_a_start_forgets_the_pid_files_of_dynamodb_locals_that_are_gone() -> None:
+    # a killed runtime's pid file stays on its port; suites start runtimes on many ports
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    gone_file, live_file, blank_file = (ddb.port_pidfile(ddb.free_port()) for _ in range(3))
+    try:
+        gone_file.parent.mkdir(parents=True, exist_ok=True)
+        gone_file.write_text(str(dead.pid))
+        live_file.write_text(str(alive.pid))
+        blank_file.write_text("")  # one being written
+        assert ddb.end_stale(ddb.free_port(), None) == []
+        assert not gone_file.exists()
+        assert live_file.exists() and blank_file.exists()
+        assert alive.poll() is None
+    finally:
+        alive.kill()
+        alive.wait()
+        for pidfile in (gone_file, live_file, blank_file):
+            pidfile.unlink(missing_ok=True)
