@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import add
 
@@ -557,10 +557,7 @@ def think(
         return Thought(DRAW if match.can_draw() else PASS)
     if len(candidates) == 1:
         return Thought(candidates[0])
-    clock = time.perf_counter
-    deadline = None
-    if samples is None:
-        deadline = clock() + (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000
+    deadline = deadline_of(samples, budget_ms)
     know = observe(match, seat)
     table = _table(match)
     weights = _weights(match, seat)
@@ -568,14 +565,42 @@ def think(
     outcome_of = (
         _fives_outcome if match.count is not None else (_line_outcome if line else _layout_outcome)
     )
+
+    def value(hands: list[int], boneyard: list[int], play: Play) -> float:
+        return _value(outcome_of(table, hands, boneyard, seat, play), seat, weights)
+
+    return search(candidates, know, rng, value, samples, deadline)
+
+
+def deadline_of(samples: int | None, budget_ms: float | None) -> float | None:
+    """When a search must end (``perf_counter``), counted from now; None with a fixed number of
+    worlds (``samples``)."""
+    if samples is not None:
+        return None
+    return time.perf_counter() + (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000
+
+
+def search(
+    candidates: Sequence[Play],
+    know: Knowledge,
+    rng: random.Random,
+    value: Callable[[list[int], list[int], Play], float],
+    samples: int | None,
+    deadline: float | None,
+) -> Thought:
+    """The anytime loop of every expert: a world at a time (``know.sample``), each candidate
+    played out in it (``value``, which must not change the world it is given), until
+    ``samples`` worlds, or the ``deadline`` after at least one world; the best average wins.
+    A world the deadline cuts short is dropped, so every candidate is averaged over the same
+    worlds."""
+    clock = time.perf_counter
     totals = [0.0] * len(candidates)
     worlds = 0
     while samples is None or worlds < samples:
         hands, boneyard = know.sample(rng)
         values = []
         for play in candidates:
-            outcome = outcome_of(table, hands, boneyard, seat, play)
-            values.append(_value(outcome, seat, weights))
+            values.append(value(hands, boneyard, play))
             if deadline is not None and worlds and clock() >= deadline:
                 break  # out of time: this world, unfinished, is dropped
         else:
@@ -601,4 +626,13 @@ def _value(outcome: HandOutcome, seat: int, weights: list[float]) -> float:
     return value
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "Knowledge", "Thought", "expert_move", "observe", "think"]
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "Knowledge",
+    "Thought",
+    "deadline_of",
+    "expert_move",
+    "observe",
+    "search",
+    "think",
+]

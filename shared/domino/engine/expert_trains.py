@@ -24,14 +24,20 @@ budget's.
 from __future__ import annotations
 
 import random
-import time
-from operator import add
 
-from .expert import DEFAULT_BUDGET_MS, WIN_BONUS, Knowledge, Thought, knowledge_from
+from .expert import (
+    DEFAULT_BUDGET_MS,
+    WIN_BONUS,
+    Knowledge,
+    Thought,
+    deadline_of,
+    knowledge_from,
+    search,
+)
 from .layouts import TRAINS
 from .match import Match
 from .movelog import KIND
-from .moves import DRAW, PASS, Move
+from .moves import DRAW, PASS, Move, Play
 from .tiles import DOUBLE, HIGH, LOW, PIPS, SUIT, set_size
 from .trains import TrainsState
 
@@ -229,32 +235,17 @@ def think(
         return Thought(DRAW if match.can_draw() else PASS)
     if len(candidates) == 1:
         return Thought(candidates[0])
-    clock = time.perf_counter
-    deadline = None
-    if samples is None:
-        deadline = clock() + (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000
+    deadline = deadline_of(samples, budget_ms)
     know = observe(match, seat)
     station = _Station(match, seat)
     index = TRAINS.index
-    moves = [(p.tile.id, index[str(p.end)]) for p in candidates]
-    totals = [0.0] * len(candidates)
-    worlds = 0
-    while samples is None or worlds < samples:
-        hands, boneyard = know.sample(rng)
-        values = []
-        for tid, arm in moves:
-            values.append(_rollout(station, seat, tid, arm, hands, list(boneyard)))
-            if deadline is not None and worlds and clock() >= deadline:
-                break
-        else:
-            totals = list(map(add, totals, values))
-            worlds += 1
-            if deadline is None or clock() < deadline:
-                continue
-        break
-    best = max(range(len(candidates)), key=totals.__getitem__)
-    averages = tuple((play, total / worlds) for play, total in zip(candidates, totals, strict=True))
-    return Thought(candidates[best], worlds, averages)
+    moves = {p: (p.tile.id, index[str(p.end)]) for p in candidates}
+
+    def value(hands: list[int], boneyard: list[int], play: Play) -> float:
+        tid, arm = moves[play]
+        return _rollout(station, seat, tid, arm, hands, list(boneyard))
+
+    return search(candidates, know, rng, value, samples, deadline)
 
 
 def expert_move(
