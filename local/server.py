@@ -45,7 +45,7 @@ from typing import Any
 from local import ddb, tokens, websocket
 from local.containers import INVOKE_TIMEOUT_SECONDS, Containers
 from local.environment import DevClock, local_environment
-from local.paths import local_dir
+from local.paths import local_dir, run_dir
 from local.queues import LocalQueues, QueuePump, QueueSource, queue_sources, rearm_turn_timers
 from local.runtime import LocalRuntime
 from local.schedules import schedule_sources, start_schedules
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         database = shutdown.database = start_database(args.ddb_port, data_dir)
         ensure_tables(endpoint, template)
-        clock = DevClock(local_dir() / "run" / f"clock-{args.port}")  # a fresh clock each run
+        clock = DevClock(run_dir() / f"clock-{args.port}")  # a fresh clock each run
         sns = LocalSns()  # mobile push through boto3's SNS code path, to moto's server
         queues = LocalQueues(sns.endpoint, template)  # the same server serves SQS
         # the handlers post to sockets through the management API on this runtime's port

@@ -111,10 +111,10 @@ def test_dev_token_input_is_bounded(runtime: Runtime) -> None:
 
 def test_restart_keeps_the_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from local.ddb import free_port
-    from local.paths import local_dir
+    from local.paths import run_dir
 
     rt = Runtime(free_port(), free_port(), tmp_path / "data")
-    clock = local_dir() / "run" / f"clock-{rt.port}"
+    clock = run_dir() / f"clock-{rt.port}"
     rt.start()
     assert clock.read_text() == "0"  # the dev clock of this run, level with the system's
     client = boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{rt.ddb_port}")
