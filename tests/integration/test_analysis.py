@@ -11,16 +11,15 @@ import pytest
 from domino.api import wiring
 
 from local.invoke import LambdaContext, load_handler
-from local.template import Template
-from tests.integration.client import Api
+from tests.integration.client import TEMPLATE, Api
 
 pytestmark = pytest.mark.ddb
 
 
 def analyse(game: str) -> dict[str, Any]:
     """functions/analysis on one job of the queue, as SQS delivers it."""
-    props = Template().resources["AnalysisFunction"]["Properties"]
-    handler = load_handler(Template().root / props["CodeUri"], props["Handler"])
+    props = TEMPLATE.resources["AnalysisFunction"]["Properties"]
+    handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
     event = {
         "Records": [
             {

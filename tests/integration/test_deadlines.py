@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from local.invoke import LambdaContext, load_handler
-from local.template import Template
-from tests.integration.client import DOS_DEAL, Api
+from tests.integration.client import DOS_DEAL, TEMPLATE, Api
 
 pytestmark = pytest.mark.ddb
 
@@ -23,10 +22,10 @@ EVENT = json.loads((Path(__file__).resolve().parents[2] / "events" / "sweep.json
 def sweep() -> dict[str, Any]:
     (name, props) = next(
         (n, r["Properties"])
-        for n, r in Template().of_type("AWS::Serverless::Function").items()
+        for n, r in TEMPLATE.of_type("AWS::Serverless::Function").items()
         if r["Properties"]["CodeUri"].rstrip("/").endswith("sweep")
     )
-    handler = load_handler(Template().root / props["CodeUri"], props["Handler"])
+    handler = load_handler(TEMPLATE.root / props["CodeUri"], props["Handler"])
     result: dict[str, Any] = handler(EVENT, LambdaContext(function_name=name))
     return result
 
