@@ -77,12 +77,3 @@ def wait_for_indexes(client: Any, name: str, within: float = 120.0) -> None:
             return
         time.sleep(0.1)
     raise TimeoutError(f"the indexes of {name} are not active after {within:.0f} s")
-
-
-def drop_tables(endpoint: str, template: Template | None = None) -> None:
-    template = template or Template()
-    client = dynamodb_client(endpoint)
-    existing = set(client.list_tables().get("TableNames", []))
-    for name in template.table_definitions():
-        if name in existing:
-            client.delete_table(TableName=name)
