@@ -300,8 +300,8 @@ class DynamoServer:
                 self.process.kill()
                 self.process.wait()
         for pidfile in self.pidfiles:
-            with contextlib.suppress(OSError, ValueError):
-                if int(pidfile.read_text().strip()) == self.process.pid:
+            if _pid_in(pidfile) == self.process.pid:
+                with contextlib.suppress(OSError):
                     pidfile.unlink()
 
 
