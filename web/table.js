@@ -42,13 +42,15 @@ export async function openGame(gameId, created) {
   startPolling(POLL_MS, refreshGame);
 }
 
-/** Take a view answered by the API unless an older one arrives after a newer one; true when it
- * differs from the one shown (the same view fetched twice, e.g. by a socket opening while the
- * table loads, need not redraw the table under the player's fingers). */
+/** Take a view answered by the API unless an older one arrives after a newer one, or one of a
+ * game the page has left (a refresh still under way when a rematch opened the next game); true
+ * when it differs from the one shown (the same view fetched twice, e.g. by a socket opening while
+ * the table loads, need not redraw the table under the player's fingers). */
 function accept(answer) {
   const view = answer.body;
-  const shown = state.game && state.game.id === view?.id ? state.game : null;
-  if (!view || (shown && view.version < shown.version)) return false;
+  if (!view || view.id !== currentGameId()) return false;
+  const shown = state.game && state.game.id === view.id ? state.game : null;
+  if (shown && view.version < shown.version) return false;
   const same = shown && answer.etag && answer.etag === state.etag;
   state.game = view;
   state.etag = answer.etag;
@@ -75,9 +77,11 @@ async function fetchMoves() {
       if (err instanceof ApiError && err.status === 503) return; // archiving a hand: next time
       throw err;
     }
+    if (state.game?.id !== game.id) return; // the page has moved to another game meanwhile
     for (const move of answer.body.moves) {
+      if (move.n <= state.movesAfter) continue; // two refreshes at once fetched it twice
       state.moves.push(move);
-      state.movesAfter = Math.max(state.movesAfter, move.n);
+      state.movesAfter = move.n;
     }
     if (!answer.body.next) return;
   }

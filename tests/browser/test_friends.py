@@ -10,6 +10,7 @@ go to the test's tmp_path.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,69 @@ def test_a_rematch_asked_on_the_result_screen_is_joined_from_the_other(
     finally:
         ana_context.close()
         beto_context.close()
+
+
+def test_a_late_view_of_the_finished_game_leaves_the_rematch_table_live(
+    runtime: Runtime, browser: Any
+) -> None:
+    """The race behind a rematch table that stopped hearing of its game: asking for the rematch
+    marks the finished game, whose game_changed can reach the socket before the POST's answer.
+    The page then refreshes the finished game, and that view may arrive after the rematch's
+    table is drawn. Here it is made to: the POST's answer and that GET are held, in that order.
+    The late view must not be taken for the game shown, or the rematch's own changes (lower
+    versions than the finished game's) are never fetched."""
+    people = Players(runtime, "eva", "fede")
+    eva_id, fede_id = people.ids
+    game = playing_game(people, eva_id, fede_id)
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        eva = context.new_page()
+        sign_in(eva, runtime.base, eva_id, f"/?game={game}")
+        eva.wait_for_selector("#game[data-status=playing]")
+        eva.wait_for_selector("#live[data-state=live]", timeout=UPDATE_MS)
+        people.play_out(game, [eva_id, fede_id])
+        eva.wait_for_selector("#result #rematch", timeout=UPDATE_MS)
+
+        asked: list[Any] = []
+        finished_views: list[Any] = []
+
+        def hold_rematch(route: Any) -> None:
+            asked.append(route)
+
+        def hold_finished_view(route: Any) -> None:
+            if route.request.method == "GET":
+                finished_views.append(route)
+            else:
+                route.fallback()
+
+        eva.route(re.compile(rf"/games/{game}/rematch$"), hold_rematch)
+        eva.route(re.compile(rf"/games/{game}(\?.*)?$"), hold_finished_view)
+        eva.click("#rematch")
+        wait_until(eva, lambda: asked, "the rematch POST")
+        answer = asked[0].fetch()  # made now: the finished game is marked, its socket message sent
+        wait_until(eva, lambda: finished_views, "the finished game's refresh")
+        asked[0].fulfill(response=answer)
+        eva.wait_for_selector(f"#game:not([data-game='{game}'])[data-status=waiting]")
+        rematch = shown_game(eva)
+        with eva.expect_response(re.compile(rf"/games/{game}(\?.*)?$")):
+            finished_views[0].continue_()
+        eva.wait_for_timeout(200)  # the late answer is read (and must be dropped)
+
+        people.ok(fede_id, "POST", f"/games/{game}/rematch", {})  # takes the seat kept for him
+        eva.wait_for_selector(
+            f"#game[data-game='{rematch}'][data-status=playing]", timeout=UPDATE_MS
+        )
+    finally:
+        context.close()
+
+
+def wait_until(page: Any, done: Any, what: str, within: float = 15) -> None:
+    """Until ``done()`` is true, letting the page's route handlers run meanwhile."""
+    deadline = time.monotonic() + within
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {what} within {within} s")
+        page.wait_for_timeout(50)
 
 
 def wait_for_opponent(people: Players, player: str, opponent: str, within: float = 15) -> None:
