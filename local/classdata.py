@@ -28,6 +28,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: manifest lines are at most 72 bytes; a longer value goes on continuation lines of 71
 _LINE = 72
@@ -149,21 +150,18 @@ def _train(java: str, copy: Path, jar: Path, archive: Path, ready: Ready) -> Non
             process.wait()
 
 
-def _serve_a_little(client: object, tables: list[str]) -> None:
-    """The requests every run makes, so that their classes are archived too."""
-    from typing import Any
-
-    c: Any = client
+def _serve_a_little(c: Any, tables: list[str]) -> None:
+    """The requests every run makes, so that their classes are archived too (``c``: a boto3
+    DynamoDB client)."""
     for table in tables:
         description = c.describe_table(TableName=table)["Table"]
         keys = [k["AttributeName"] for k in description["KeySchema"]]
         item = {name: {"S": "classdata"} for name in keys}
         c.put_item(TableName=table, Item=item)
         c.get_item(TableName=table, Key=item, ConsistentRead=True)
-        condition = "#k = :v"
         c.query(
             TableName=table,
-            KeyConditionExpression=condition,
+            KeyConditionExpression="#k = :v",
             ExpressionAttributeNames={"#k": keys[0]},
             ExpressionAttributeValues={":v": {"S": "classdata"}},
         )

@@ -101,14 +101,12 @@ def ensure_installed() -> Path:
 
 def prepare_class_data() -> None:
     """Archive DynamoDB Local's classes for this jar and Java (local/classdata.py), once: what
-    ``make`` runs after installing it. A Java that cannot is told, and nothing fails."""
+    ``make`` runs after installing it. Nothing fails without one: DynamoDB Local starts as
+    installed (a Java that makes none is not asked again)."""
     try:
-        built = classdata.prepare(install_dir(), ensure_installed(), check_java(), answers)
+        classdata.prepare(install_dir(), ensure_installed(), check_java(), answers)
     except (DynamoUnavailable, OSError, RuntimeError, ValueError) as err:
         print(f"DynamoDB Local starts without a class-data archive: {err}", file=sys.stderr)
-        return
-    if built is None:
-        print("this Java makes no class-data archive: DynamoDB Local starts as installed")
 
 
 def free_port() -> int:

@@ -90,3 +90,27 @@ def test_the_archive_make_prepared_is_mapped_in_and_dynamodb_local_answers_on_it
         assert ddb.answers(f"http://127.0.0.1:{server.port}")
     finally:
         server.stop()
+
+
+def test_a_java_that_makes_no_archive_is_tried_once_and_a_failed_try_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    java, jar = ddb.check_java(), ddb.ensure_installed()
+    root = tmp_path / "ddb"
+    tries: list[Path] = []
+
+    def fails(*args: object) -> None:
+        raise RuntimeError("DynamoDB Local did not start on the copied jar")
+
+    def makes_nothing(_java: str, _copy: Path, _jar: Path, archive: Path, _ready: object) -> None:
+        tries.append(archive)
+
+    monkeypatch.setattr(classdata, "_train", fails)
+    with pytest.raises(RuntimeError):
+        classdata.prepare(root, jar, java, ddb.answers)
+    assert not (classdata._folder(root, java) / "stamp.json").exists()  # not stamped: tried again
+    monkeypatch.setattr(classdata, "_train", makes_nothing)
+    assert classdata.prepare(root, jar, java, ddb.answers) is None
+    assert classdata.prepare(root, jar, java, ddb.answers) is None
+    assert len(tries) == 1  # the second call found the stamp
+    assert classdata.launch(root, jar, java) == ["-jar", str(jar)]
