@@ -115,6 +115,59 @@ def test_a_join_racing_delete_me_seats_no_deleted_player(api: Api) -> None:
     assert items_of(player) == ["PROFILE"]
 
 
+class LateItems:
+    """The game store as DynamoDB Local interleaves a create or a join with ``DELETE /me``: the
+    write's alive check passes before the tombstone, the whole deletion runs (its looks for
+    memberships find none), and only then do the write's items land. Played out in order: the
+    deletion first, then the write without its check."""
+
+    def __init__(self, delete: Callable[[], None]) -> None:
+        self.store = wiring.service().store
+        self.delete = delete
+
+    def create(self, record: Any, *, token_issued: int | None = None) -> None:
+        self.delete()
+        self.store.create(record, token_issued=None)
+
+    def save(self, record: Any, expected: int, **kwargs: Any) -> None:
+        if kwargs.get("join"):
+            self.delete()
+            kwargs["token_issued"] = None
+        self.store.save(record, expected, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+@pytest.mark.parametrize("write", ["create", "join"])
+def test_items_landing_after_the_deletions_looks_leave_the_seat_they_took(
+    api: Api, write: str
+) -> None:
+    """The writer's side of the race (GameCommands._leave_if_deleted): once its items are in,
+    it reads the profile; a tombstone there means the deletion may have looked too early, so
+    the writer leaves the seat itself and is refused (401)."""
+    player = f"late-items-{write}"
+    issued = int(time.time()) - 60
+    game = api.create("late-host", preset="clasico", players=4).ok(201)["id"]
+
+    def delete() -> None:
+        assert api.call("DELETE", "/me", player=player, claims={"iat": str(issued)}).status == 204
+
+    store = LateItems(delete)
+    commands = GameCommands(store, dev_mode=True, accounts=wiring.account_store())  # type: ignore[arg-type]
+    caller = Caller(player, player.capitalize(), issued_at=issued)
+    with pytest.raises(AccountDeleted):
+        if write == "create":
+            commands.create(caller, NewGame("dos-jugadores", 2))
+        else:
+            commands.join(caller, game, TakeSeat(), None)
+    if write == "join":
+        seats = [s["player"] for s in api.get(game, "late-host").ok()["seats"]]
+        assert player not in seats and seats[0] == "late-host"
+    listed = api.call("GET", "/games?status=waiting", player="stranger").ok()["games"]
+    assert all(player not in [s.get("player") for s in g.get("seats", [])] for g in listed)
+
+
 def test_creates_racing_delete_me_in_processes_leave_no_deleted_player_seated(api: Api) -> None:
     """Forked processes through the handlers, DELETE /me against two POST /games of the same
     token, released together: whatever a create answered, no game seats the deleted player."""

@@ -7,7 +7,9 @@ idempotent; a second one finds less to do):
 1. a tombstone replaces the profile: from now on a token issued before this moment takes no
    seat and sets no name (``AccountDeleted``, 401), so nothing below comes back (a create or a
    join racing the deletion checks the tombstone in its own transaction: it commits before the
-   tombstone, and step 3 finds it, or not at all);
+   tombstone, and step 3 finds it, or not at all; where the transaction's items land after
+   its check, as on DynamoDB Local, the writer reads the profile once they are in and leaves
+   the seat itself: ``GameCommands._leave_if_deleted``);
 2. every open WebSocket of the player is closed (through the management API: API Gateway
    runs its $disconnect; one still connecting never opens), and a $connect with such a token is
    refused in the admission's own transaction;

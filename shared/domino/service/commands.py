@@ -7,6 +7,7 @@ the write path (``writes.WritePath``), which lets bots move and saves.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -32,13 +33,24 @@ from domino.service.errors import (
     AlreadyJoined,
     DevOnly,
     GameFull,
+    GameNotFound,
+    NotAPlayer,
     SeatTaken,
     TurnTimedOut,
 )
 from domino.service.invitations import check_invites, refuse_blocked
 from domino.service.loaded import Game, load_game, new_game
 from domino.service.ports import AccountStore, GameStore, ReplyStore
-from domino.service.values import Caller, GameSeen, Keyed, LeaveSeat, MakeMove, NewGame, TakeSeat
+from domino.service.values import (
+    LEAVE,
+    Caller,
+    GameSeen,
+    Keyed,
+    LeaveSeat,
+    MakeMove,
+    NewGame,
+    TakeSeat,
+)
 from domino.service.writes import NO_EFFECT, Effect, WritePath, deal, finish, run_bots
 from domino.store.errors import AccountGone
 from domino.store.records import Seat
@@ -101,12 +113,30 @@ class GameCommands:
         game = new_game(command.preset, config, seats, at)
         self.start_if_full(game, command.deal, at)
         finish(game, None, 0, at, caller.player)  # version 1, the state, turn and deadline
+        issued = self.writes.token_issued(caller)
         try:
             # the write checks the tombstone again: DELETE /me may have begun since name_of
-            self.store.create(game.record, token_issued=self.writes.token_issued(caller))
+            self.store.create(game.record, token_issued=issued)
         except AccountGone:
             raise AccountDeleted() from None
+        self._leave_if_deleted(caller, game.record.id, issued)
         return game.seen_by(caller.player)
+
+    def _leave_if_deleted(self, caller: Caller, game_id: str, issued: int | None) -> None:
+        """A seat just written, looked at from the writer's side of a ``DELETE /me`` race. The
+        write's alive check passed before the tombstone, but its items may land after the
+        deletion's last look for memberships: DynamoDB Local applies a transaction's items
+        one at a time, where DynamoDB makes the check and the items one step. Each side writes,
+        then reads the other's item, so whichever reads last sees the other: a deleted (or
+        banned) account seen here leaves the seat as the deletion would, and is refused."""
+        if issued is None or self.accounts is None:
+            return
+        profile = self.accounts.profile(caller.player)
+        if profile is None or not profile.refuses(issued):
+            return
+        with contextlib.suppress(GameNotFound, GameNotInProgress, NotAPlayer):
+            self.leave(caller, game_id, LEAVE, None)
+        raise AccountDeleted()
 
     def start_if_full(self, game: Game, fixed: dict[str, Any] | None, at: int) -> None:
         """A new game: deal when its creation took the last seat (every other a bot), else
@@ -168,7 +198,9 @@ class GameCommands:
             # an invitee's membership was written with the invitation
             return Effect(join=caller.player, invited=reserved is not None)
 
-        return self.writes.write(caller, game, expected_version, take_seat, keyed=keyed)
+        seen = self.writes.write(caller, game, expected_version, take_seat, keyed=keyed)
+        self._leave_if_deleted(caller, game_id, self.writes.token_issued(caller))
+        return seen
 
     def move(
         self,
