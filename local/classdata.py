@@ -22,19 +22,15 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 #: manifest lines are at most 72 bytes; a longer value goes on continuation lines of 71
 _LINE = 72
 _MAIN_CLASS = "Main-Class"
-#: whether DynamoDB Local at an endpoint answers
-Ready = Callable[[str], bool]
+#: DynamoDB Local run once on the given JVM arguments (local/ddb.py ``run_once``)
+Run = Callable[[list[str]], None]
 
 
 def _folder(root: Path, java: str) -> Path:
@@ -108,70 +104,34 @@ def _copy_jar(jar: Path, target: Path) -> None:
                 copy.writestr(info, source.read(info), compress_type=info.compress_type)
 
 
-def _train(java: str, copy: Path, jar: Path, archive: Path, ready: Ready) -> None:
-    """Run DynamoDB Local once on ``copy``, the tables made and a few requests served, and
-    end it with SIGTERM: the JVM writes the classes it loaded to ``archive`` as it exits."""
+def exercise(endpoint: str) -> None:
+    """The tables made and the requests every run makes, on DynamoDB Local at ``endpoint``,
+    so that their classes are archived too."""
     # boto3 only here: every start imports this module, and most never train
     from local.tables import dynamodb_client, ensure_tables
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    args = [
-        java,
-        "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1",
-        f"-XX:ArchiveClassesAtExit={archive}",
-        "-Xlog:cds=off",
-        f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-        "-jar",
-        str(copy),
-        "-port",
-        str(port),
-        "-sharedDb",
-        "-disableTelemetry",
-        "-inMemory",
-    ]
-    endpoint = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while not ready(endpoint):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("DynamoDB Local did not start on the copied jar")
-            time.sleep(0.1)
-        _serve_a_little(dynamodb_client(endpoint), ensure_tables(endpoint))
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _serve_a_little(c: Any, tables: list[str]) -> None:
-    """The requests every run makes, so that their classes are archived too (``c``: a boto3
-    DynamoDB client)."""
-    for table in tables:
-        description = c.describe_table(TableName=table)["Table"]
+    client = dynamodb_client(endpoint)
+    for table in ensure_tables(endpoint):
+        description = client.describe_table(TableName=table)["Table"]
         keys = [k["AttributeName"] for k in description["KeySchema"]]
         item = {name: {"S": "classdata"} for name in keys}
-        c.put_item(TableName=table, Item=item)
-        c.get_item(TableName=table, Key=item, ConsistentRead=True)
-        c.query(
+        client.put_item(TableName=table, Item=item)
+        client.get_item(TableName=table, Key=item, ConsistentRead=True)
+        client.query(
             TableName=table,
             KeyConditionExpression="#k = :v",
             ExpressionAttributeNames={"#k": keys[0]},
             ExpressionAttributeValues={":v": {"S": "classdata"}},
         )
-        c.delete_item(TableName=table, Key=item)
+        client.delete_item(TableName=table, Key=item)
 
 
-def prepare(root: Path, jar: Path, java: str, ready: Ready) -> Path | None:
+def prepare(root: Path, jar: Path, java: str, run: Run) -> Path | None:
     """Build the archive for ``jar`` on ``java`` under ``root`` unless it was built, or tried,
-    already (``ready(endpoint)``: DynamoDB Local answers); its path, or None when this Java
-    makes none (then DynamoDB Local starts as installed, and no later call tries again)."""
+    already (``run(launch)``: DynamoDB Local run once on those JVM arguments, ``exercise``d,
+    and ended with SIGTERM, as the JVM writes the archive while it exits); its path, or None
+    when this Java makes none (then DynamoDB Local starts as installed, and no later call tries
+    again)."""
     folder = _folder(root, java)
     identity = _identity(jar, java)
     stamp, archive = folder / "stamp.json", folder / "ddb.jsa"
@@ -187,7 +147,7 @@ def prepare(root: Path, jar: Path, java: str, ready: Ready) -> Path | None:
         folder.mkdir()
         copy = folder / "DynamoDBLocal.jar"
         _copy_jar(jar, copy)
-        _train(java, copy, jar, archive, ready)
+        run([f"-XX:ArchiveClassesAtExit={archive}", "-Xlog:cds=off", "-jar", str(copy)])
         # tried (a failed start raised): a Java that makes no archive is not asked again
         stamp.write_text(json.dumps(identity))
         return archive if archive.is_file() else None

@@ -104,9 +104,19 @@ def prepare_class_data() -> None:
     ``make`` runs after installing it. Nothing fails without one: DynamoDB Local starts as
     installed (a Java that makes none is not asked again)."""
     try:
-        classdata.prepare(install_dir(), ensure_installed(), check_java(), answers)
+        classdata.prepare(install_dir(), ensure_installed(), check_java(), run_once)
     except (DynamoUnavailable, OSError, RuntimeError, ValueError) as err:
         print(f"DynamoDB Local starts without a class-data archive: {err}", file=sys.stderr)
+
+
+def run_once(launch: list[str]) -> None:
+    """DynamoDB Local started on ``launch`` (the archive's training run), the requests of a
+    run served (``classdata.exercise``), then stopped with time to write its archive."""
+    server = start_dynamodb_local(free_port(), launch=launch)
+    try:
+        classdata.exercise(server.endpoint)
+    finally:
+        server.stop(timeout=60)
 
 
 def free_port() -> int:
@@ -316,9 +326,12 @@ class DynamoServer:
                     pidfile.unlink()
 
 
-def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer:
+def start_dynamodb_local(
+    port: int, db_path: Path | None = None, *, launch: list[str] | None = None
+) -> DynamoServer:
     """Start DynamoDB Local: ``-dbPath`` keeps data across restarts, else ``-inMemory``. It
-    dies with this process, and its pid files name it until it stops."""
+    dies with this process, and its pid files name it until it stops. ``launch``: the JVM
+    arguments that name the jar (None: ``classdata.launch``'s)."""
     java_path = check_java()
     jar = ensure_installed()
     if port_in_use(port):
@@ -331,7 +344,7 @@ def start_dynamodb_local(port: int, db_path: Path | None = None) -> DynamoServer
         "-XX:TieredStopAtLevel=1",
         f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
         # its classes mapped from the archive ``make`` prepared, where there is one
-        *classdata.launch(install_dir(), jar, java_path),
+        *(launch if launch is not None else classdata.launch(install_dir(), jar, java_path)),
         "-port",
         str(port),
         "-sharedDb",

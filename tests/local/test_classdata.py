@@ -71,7 +71,7 @@ def test_the_archive_make_prepared_is_mapped_in_and_dynamodb_local_answers_on_it
     """``make test`` prepares it (the DynamoDB Local install step); ``-Xshare:on`` makes a JVM
     that cannot map the archive fail instead of going on without it."""
     java, jar = ddb.check_java(), ddb.ensure_installed()
-    assert classdata.prepare(ddb.install_dir(), jar, java, ddb.answers) is not None  # no rebuild
+    assert classdata.prepare(ddb.install_dir(), jar, java, ddb.run_once) is not None  # no rebuild
     arguments = classdata.launch(ddb.install_dir(), jar, java)
     copy = Path(arguments[-1])
     assert arguments[0].startswith("-XX:SharedArchiveFile=") and copy.name == "DynamoDBLocal.jar"
@@ -93,24 +93,22 @@ def test_the_archive_make_prepared_is_mapped_in_and_dynamodb_local_answers_on_it
 
 
 def test_a_java_that_makes_no_archive_is_tried_once_and_a_failed_try_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     java, jar = ddb.check_java(), ddb.ensure_installed()
     root = tmp_path / "ddb"
-    tries: list[Path] = []
+    tries: list[list[str]] = []
 
-    def fails(*args: object) -> None:
+    def fails(_launch: list[str]) -> None:
         raise RuntimeError("DynamoDB Local did not start on the copied jar")
 
-    def makes_nothing(_java: str, _copy: Path, _jar: Path, archive: Path, _ready: object) -> None:
-        tries.append(archive)
+    def makes_nothing(launch: list[str]) -> None:
+        tries.append(launch)
 
-    monkeypatch.setattr(classdata, "_train", fails)
     with pytest.raises(RuntimeError):
-        classdata.prepare(root, jar, java, ddb.answers)
+        classdata.prepare(root, jar, java, fails)
     assert not (classdata._folder(root, java) / "stamp.json").exists()  # not stamped: tried again
-    monkeypatch.setattr(classdata, "_train", makes_nothing)
-    assert classdata.prepare(root, jar, java, ddb.answers) is None
-    assert classdata.prepare(root, jar, java, ddb.answers) is None
+    assert classdata.prepare(root, jar, java, makes_nothing) is None
+    assert classdata.prepare(root, jar, java, makes_nothing) is None
     assert len(tries) == 1  # the second call found the stamp
     assert classdata.launch(root, jar, java) == ["-jar", str(jar)]
