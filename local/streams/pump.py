@@ -28,11 +28,12 @@ from local.template import Template
 #: runtime never does) is found within this; at 1 s an idle runtime's describes were two of
 #: every three requests it made of DynamoDB Local
 DESCRIBE_EVERY_SECONDS = 10.0
-#: a mapping looks at its stream at once when a function has run (``wake``), then again after
-#: ``interval`` (0.1 s) and at pauses as long as the time since (0.2, 0.4, 0.8 s...), up to once
-#: an ``IDLE_SECONDS``: a runtime nobody uses costs DynamoDB Local 2 reads every 3 s instead of
-#: 20 a second, a busy one a few a change (docs/decisions.md "Local runtime"). Only a write no
-#: function of the runtime made (a table changed by hand) waits for that look.
+#: a mapping looks at its stream at once when a function that wrote to its table has run
+#: (``wake``), and otherwise once an ``IDLE_SECONDS``: DynamoDB Local records a write before it
+#: answers it, so the look a wake makes finds every record the function left, and looks in
+#: between would find none (they were a fifth of a whole ``make test``'s DynamoDB requests;
+#: docs/decisions.md "Local runtime"). Only a write no function of the runtime made (a table
+#: changed by hand) waits for the idle look; a failed look is tried again sooner.
 IDLE_SECONDS = 3.0
 
 
@@ -169,21 +170,13 @@ class StreamPump:
         )
         self._stop: threading.Event | None = None
         self._woken = [threading.Event() for _ in self.sources]
-        self._active_at = 0.0  # monotonic: the last wake, or the last delivery
 
     def wake(self, tables: Collection[str] = (ANY_TABLE,)) -> None:
         """A function wrote to ``tables`` (their local names; ``ANY_TABLE``: any): the
-        mappings that read their streams look now, and often for a while (a write's stream
-        record may show a moment after the write returns)."""
-        woken = [
-            self._woken[index]
-            for index, source in enumerate(self.sources)
-            if ANY_TABLE in tables or self.table_names.get(source.table) in tables
-        ]
-        if woken:
-            self._active_at = time.monotonic()
-        for event in woken:
-            event.set()
+        mappings that read their streams look now: the function's writes are in them."""
+        for index, source in enumerate(self.sources):
+            if ANY_TABLE in tables or self.table_names.get(source.table) in tables:
+                self._woken[index].set()
 
     def _stopping(self) -> bool:
         return self._stop is not None and self._stop.is_set()
@@ -486,10 +479,10 @@ class StreamPump:
         return min(found), f"batchItemFailures {failures!r}"
 
     def run(self, stop: threading.Event, interval: float = 0.1) -> None:
-        """Drain at once when woken (``wake``), then at growing pauses from ``interval`` up to
-        ``IDLE_SECONDS``, until ``stop`` is set, each source on its own thread as each event
-        source mapping polls on its own (a slow consumer does not hold the others up); errors
-        are logged, not raised."""
+        """Drain at once when woken (``wake``), else once an ``IDLE_SECONDS``, until ``stop``
+        is set (seen within ``interval``), each source on its own thread as each event source
+        mapping polls on its own (a slow consumer does not hold the others up); errors are
+        logged, not raised, and a failed look is tried again after ``interval``, doubling."""
         self._stop = stop
         pollers = [
             threading.Thread(
@@ -508,10 +501,10 @@ class StreamPump:
     def _poll(self, index: int, stop: threading.Event, interval: float) -> None:
         function = self.sources[index].function
         last_error: str | None = None
+        failures = 0
         while not stop.is_set():
             try:
-                if self._drain_one(index, fresh=False):
-                    self._active_at = time.monotonic()
+                self._drain_one(index, fresh=False)
             except Exception as err:  # the database restarting, a bug: never the runtime's end
                 stale = self._state.get(index)
                 if stale is not None:
@@ -520,20 +513,22 @@ class StreamPump:
                 if message != last_error:
                     self.log(f"streams: {function}: polling failed (retrying): {message}")
                 last_error = message
+                failures += 1
             else:
                 if last_error is not None:
                     self.log(f"streams: {function}: polling again")
                 last_error = None
-            self._pause(index, stop, interval)
+                failures = 0
+            pause = min(interval * 2 ** (failures - 1), IDLE_SECONDS) if failures else IDLE_SECONDS
+            self._pause(index, stop, interval, pause)
 
-    def _pause(self, index: int, stop: threading.Event, interval: float) -> None:
-        """Until the next look, unless woken: as long as the time since the last activity, from
-        ``interval`` up to ``IDLE_SECONDS`` (in steps of ``interval``: a stop waits no longer)."""
+    def _pause(self, index: int, stop: threading.Event, interval: float, seconds: float) -> None:
+        """``seconds`` until the next look, unless woken first (a stop is seen within
+        ``interval``)."""
         woken = self._woken[index]
-        now = time.monotonic()
-        until = now + min(max(now - self._active_at, interval), IDLE_SECONDS)
+        until = time.monotonic() + seconds
         while not stop.is_set():
-            if woken.wait(interval):
+            if woken.wait(min(interval, max(until - time.monotonic(), 0.0))):
                 woken.clear()
                 return
             if time.monotonic() >= until:

@@ -513,24 +513,23 @@ def wait_until(done: Callable[[], bool], seconds: float) -> None:
         time.sleep(0.02)
 
 
-def test_an_idle_pump_looks_seldom_and_a_wake_makes_it_look_at_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Idle, a mapping reads its stream once an IDLE_SECONDS (not every 0.1 s: DynamoDB Local
-    would spend a core's tenth on a runtime nobody uses); a function's end (``wake``) makes it
-    read at once, and every ``interval`` for a while after."""
+def test_a_pump_looks_once_a_wake_and_else_seldom(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mapping reads its stream once when a function that wrote its table ends (``wake``),
+    and otherwise once an IDLE_SECONDS: DynamoDB Local records a write before it answers it,
+    so the wake's look finds every record and looks in between would find none (they were a
+    fifth of a whole ``make test``'s DynamoDB requests)."""
     with running_on_fakes(monkeypatch, [1]) as (pump, fake, function):
         wait_until(lambda: bool(function.events), 10)
         assert function.batches() == [["GAME#1"]]
-        time.sleep(4.0)  # the record's busy spell is over: pauses grew to IDLE_SECONDS
-        reads = len(fake.reads)
-        time.sleep(1.0)
-        assert len(fake.reads) <= reads + 1  # idle: at most one look in a second
+        time.sleep(0.5)  # ten 0.05 s intervals: no look follows a delivery of its own accord
+        assert fake.reads == ["open"]
 
         fake.shards["open"][1].append(2)  # written by a function that then ends
         pump.wake()
         wait_until(lambda: len(function.events) >= 2, 5)
         assert function.batches()[-1] == ["GAME#2"]
+        time.sleep(0.5)
+        assert fake.reads == ["open", "open"]
 
 
 def test_a_write_to_a_table_no_mapping_reads_wakes_none(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -548,6 +547,10 @@ def test_a_write_to_a_table_no_mapping_reads_wakes_none(monkeypatch: pytest.Monk
 
 
 def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polls go on after failures, and sooner than the idle looks; each poller logs once."""
+    from local.streams import pump as pump_module
+
+    monkeypatch.setattr(pump_module, "IDLE_SECONDS", 60.0)
     logs: list[str] = []
     endpoint = f"http://127.0.0.1:{ddb.free_port()}"  # nothing listens there
     pump = StreamPump(endpoint, TEMPLATE, TEMPLATE.table_names(), Function(), logs.append)
@@ -563,7 +566,7 @@ def test_run_survives_a_database_that_does_not_answer(monkeypatch: pytest.Monkey
     thread = threading.Thread(target=pump.run, args=(stop, 0.01), daemon=True)
     thread.start()
     try:
-        for _ in range(3):  # polls go on after failures
+        for _ in range(3):  # a failed look is tried again after 0.01, 0.02 s...
             assert polls.acquire(timeout=20)
         assert thread.is_alive()
     finally:
