@@ -31,7 +31,7 @@ DESCRIBE_EVERY_SECONDS = 10.0
 #: a mapping looks at its stream at once when a function that wrote to its table has run
 #: (``wake``), and otherwise once an ``IDLE_SECONDS``: DynamoDB Local records a write before it
 #: answers it, so the look a wake makes finds every record the function left, and looks in
-#: between would find none (they were a fifth of a whole ``make test``'s DynamoDB requests;
+#: between would find none (half the GetRecords of a runtime played at people's pace;
 #: docs/decisions.md "Local runtime"). Only a write no function of the runtime made (a table
 #: changed by hand) waits for the idle look; a failed look is tried again sooner.
 IDLE_SECONDS = 3.0

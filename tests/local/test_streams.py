@@ -516,8 +516,8 @@ def wait_until(done: Callable[[], bool], seconds: float) -> None:
 def test_a_pump_looks_once_a_wake_and_else_seldom(monkeypatch: pytest.MonkeyPatch) -> None:
     """A mapping reads its stream once when a function that wrote its table ends (``wake``),
     and otherwise once an IDLE_SECONDS: DynamoDB Local records a write before it answers it,
-    so the wake's look finds every record and looks in between would find none (they were a
-    fifth of a whole ``make test``'s DynamoDB requests)."""
+    so the wake's look finds every record and looks in between would find none (half the
+    GetRecords of a runtime played at people's pace)."""
     with running_on_fakes(monkeypatch, [1]) as (pump, fake, function):
         wait_until(lambda: bool(function.events), 10)
         assert function.batches() == [["GAME#1"]]
