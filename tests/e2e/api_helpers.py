@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from local.process import Runtime
@@ -156,3 +158,15 @@ class Table:
             yield before, out
             view = out
         raise AssertionError(f"the match did not end within {max_actions} actions")
+
+
+def vacation_days(runtime: Runtime, until: str, asked: datetime, days: int) -> int:
+    """The days a vacation of ``days`` asked at ``asked`` costs on the runtime's clock, after
+    checking that the client made ``until`` that far from its own clock. Tests that share the
+    runtime move its clock on (``POST /dev/clock``: a day, hours), and the server counts the
+    24-hour periods from its own time: ``days`` on a clock that agrees, fewer on one ahead."""
+    ends = datetime.fromisoformat(until)
+    assert abs(ends - (asked + timedelta(days=days))) < timedelta(minutes=1), until
+    status, _, clock = runtime.request("GET", "/dev/clock")
+    assert status == 200, clock
+    return math.ceil((ends - datetime.fromisoformat(clock["now"])) / timedelta(days=1))
