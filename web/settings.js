@@ -96,7 +96,11 @@ function vacationPart(saved) {
   }
 
   go.addEventListener("click", () => {
-    const until = new Date(Date.now() + Number(days.value) * 24 * 3600 * 1000);
+    // five minutes short of the days asked: the server counts 24-hour periods from its own
+    // clock, a started one counted, and a phone or laptop a few seconds ahead of it would
+    // otherwise be charged a day more (as the terminal client does, cli/domino_cli/comfort.py)
+    const span = Number(days.value) * 24 * 3600 * 1000;
+    const until = new Date(Date.now() + span - Math.min(5 * 60 * 1000, span / 2));
     send("PUT", { until: until.toISOString().replace(/\.\d+Z$/, "Z") });
   });
   back.addEventListener("click", () => send("DELETE"));

@@ -128,6 +128,19 @@ def premove(
         render.render_premoves(out, answer["lines"])
 
 
+#: a vacation of N days ends this much short of N days on the terminal's clock: the server
+#: counts 24-hour periods from its own time, a started one counted, so a clock a few seconds
+#: ahead of the server's was charged a day more (and 30 days asked with 30 left refused)
+CLOCK_MARGIN = timedelta(minutes=5)
+
+
+def vacation_until(days: float, now: datetime) -> str:
+    """The ``until`` of a vacation of ``days`` from ``now`` (the terminal's clock, UTC): short
+    of it by CLOCK_MARGIN, or by half of a vacation shorter than two margins."""
+    span = timedelta(days=days)
+    return (now + span - min(CLOCK_MARGIN, span / 2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def vacation(
     days: Annotated[
         float | None, typer.Option(help="Be away this many days from now (your turns wait).")
@@ -141,7 +154,7 @@ def vacation(
     """Your vacation: away until a time (30 days in any 365), or --end it; none shows it."""
     client = api()
     if days is not None:
-        until = (datetime.now(UTC) + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        until = vacation_until(days, datetime.now(UTC))
     with reported():
         if end:
             answer = client.request("DELETE", "/me/vacation")

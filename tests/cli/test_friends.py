@@ -5,6 +5,7 @@ tests' ``Players`` helper: what is tested here is the client, not the play."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 import uuid
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from domino.service.vacations import periods
+from domino_cli.comfort import vacation_until
 
 from local.process import Runtime
 from tests.cli.conftest import Player, cli_env
@@ -228,6 +231,19 @@ def test_review_shows_a_finished_matchs_deals_and_moves(runtime: Runtime, tmp_pa
     assert "hand 1," in shown and "match won by" in shown
     record = as_json(ana, "review", game)
     assert record["hands"][0]["moves"] and record["seed"]
+
+
+@pytest.mark.parametrize("days", [0.001, 1, 3, 30])
+def test_a_vacation_of_n_days_costs_n_on_a_server_clock_up_to_a_minute_behind(days: float) -> None:
+    """``--days N`` ends five minutes short of N days on the terminal's clock, so a server
+    whose clock is behind (the terminal a few seconds ahead) still counts N periods, and all
+    30 days asked with 30 left are granted; a tiny vacation stays in the future."""
+    terminal = datetime(2026, 12, 7, 16, 0, 0, 250_000, tzinfo=UTC)
+    until = datetime.fromisoformat(vacation_until(days, terminal))
+    for behind in (0.0, 1.5, 60.0):
+        server_now = int(terminal.timestamp() - behind)
+        assert server_now < until.timestamp()
+        assert periods(server_now, int(until.timestamp())) == max(1, math.ceil(days))
 
 
 def test_vacation_from_the_terminal(runtime: Runtime, tmp_path: Path) -> None:
