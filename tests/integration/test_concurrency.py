@@ -37,8 +37,13 @@ def race(calls: list[Callable[[], Reply]], timeout: float = 60) -> list[tuple[in
 
     def racer(index: int) -> None:
         try:
-            wiring.table.cache_clear()  # its own boto3 clients, like its own container
-            wiring.service.cache_clear()
+            # its own boto3 clients, like its own container: every object the wiring keeps
+            # (accounts, inbox, ratings...) holds a client, and a client made before the fork
+            # shares its parent's connections, so two racers could read each other's answers
+            # (a DELETE /me once got a profile for a game: KeyError 'version')
+            for built in vars(wiring).values():
+                if callable(getattr(built, "cache_clear", None)):
+                    built.cache_clear()
             idempotency._records.cache_clear()
             wiring.service()
             idempotency._records()
@@ -59,6 +64,19 @@ def race(calls: list[Callable[[], Reply]], timeout: float = 60) -> list[tuple[in
     failed = [body for status, body in got.values() if status == -1]
     assert not failed, failed[0]
     return [got[i] for i in range(len(calls))]
+
+
+def test_every_racer_builds_its_own_clients(api: Api) -> None:
+    """Nothing a racer uses was built before the fork: a client made in this process shares
+    its connections with every racer forked from it, and two racers on one connection can
+    read each other's answers."""
+    built_here = wiring.account_store().table.client  # as an earlier test's DELETE /me does
+
+    def probe() -> Reply:
+        shared = wiring.account_store().table.client is built_here
+        return Reply(200, {}, shared, "")
+
+    assert race([probe, probe]) == [(200, False), (200, False)]
 
 
 def codes(results: list[tuple[int, Any]]) -> Counter[tuple[int, str | None]]:
