@@ -261,9 +261,12 @@ def _write_pidfile(path: Path, pid: int) -> None:
 
 
 def die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that has the child killed when this process dies, however it dies
-    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; Linux only, else None). The signal comes when the
-    *thread* that started the child ends, so it is given only on the main thread."""
+    """A ``preexec_fn`` that has the child ended when this process dies, however it dies
+    (``prctl(PR_SET_PDEATHSIG, SIGTERM)``; Linux only, else None). SIGTERM, not SIGKILL: the JVM
+    then runs its shutdown, which closes DynamoDB Local's SQLite files and deletes the copy of
+    its native library it made in the temporary folder (900 kB left there by every kill). The
+    signal comes when the *thread* that started the child ends, so it is given only on the
+    main thread."""
     if not sys.platform.startswith("linux") or threading.current_thread() is not (
         threading.main_thread()
     ):
@@ -275,7 +278,7 @@ def die_with_parent() -> Callable[[], None] | None:
     parent = os.getpid()
 
     def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # the parent died before the signal was asked for
             os._exit(1)
 

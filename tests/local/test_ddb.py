@@ -60,8 +60,16 @@ def test_what_else_a_pid_file_names_is_left_alone_and_costs_nothing(tmp_path: Pa
         bystander.wait()
 
 
+def native_libraries(pid: int) -> set[Path]:
+    """The SQLite native libraries a process has mapped: DynamoDB Local copies its own into
+    the temporary folder at each start, and deletes the copy when the JVM shuts down."""
+    maps = Path(f"/proc/{pid}/maps").read_text()
+    return {Path(line.split()[-1]) for line in maps.splitlines() if "sqlite4java" in line}
+
+
 def test_dynamodb_local_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
-    """A parent killed with SIGKILL runs no cleanup: the parent-death signal ends its child."""
+    """A parent killed with SIGKILL runs no cleanup: the parent-death signal ends its child,
+    which shuts down as a stop has it (SIGTERM), so it leaves no file behind."""
     port = ddb.free_port()
     script = (
         "import sys, time; from local import ddb\n"
@@ -78,12 +86,15 @@ def test_dynamodb_local_dies_with_the_process_that_started_it(tmp_path: Path) ->
         assert parent.stdout is not None
         pid = int(parent.stdout.readline())
         assert ddb.is_ours(pid, port=port)
+        copies = native_libraries(pid)
+        assert copies and all(copy.is_file() for copy in copies)
         parent.kill()
         parent.wait(timeout=5)
         deadline = time.monotonic() + 5
         while not (ddb.gone(pid) and not ddb.port_in_use(port)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert ddb.gone(pid) and not ddb.port_in_use(port)
+        assert not any(copy.exists() for copy in copies), "a killed JVM left its library copy"
     finally:
         if parent.poll() is None:
             parent.kill()
