@@ -66,12 +66,13 @@ def test_a_whole_dos_jugadores_match_through_the_generated_client(
     assert preset.rules.hand_size.additional_properties == {"2": 7}
     assert preset.modes is not None and preset.modes["decenas"].unit == 10
 
-    # the preset's own hand size, sent in the union's per-player-count form
+    # the preset's own hand size, sent in the union's per-player-count form; a target of 100,
+    # not the preset's 300: four hands and 133 moves instead of 22 and 627 (the same paths)
     body = CreateGame(
         preset="dos-jugadores",
         players=2,
         seed=7,
-        rules=RulesOverrides(hand_size=PerPlayerCount(field_2=7)),
+        rules=RulesOverrides(hand_size=PerPlayerCount(field_2=7), target=100),
     )
     view = create_game.sync(client=people[alice], body=body)
     assert isinstance(view, GameView), view
@@ -114,7 +115,8 @@ def test_a_whole_dos_jugadores_match_through_the_generated_client(
     last = player  # whose move ended the match
     result = view.result
     assert view.status == "finished" and result is not None and result.match_over
-    assert result.match_winners and max(s.score for s in view.seats) >= view.rules.target
+    assert result.match_winners and max(s.score for s in view.seats) >= view.rules.target == 100
+    assert view.hand_number >= 3, view.hand_number  # hands ended and new ones dealt
     assert plays and draws, (plays, draws, passes)
 
     # the whole log, page by page, as each player may see it

@@ -75,10 +75,21 @@ class Caller:
 
 
 def play_a_match(api: Api, privileged: Privileged) -> tuple[list[str], set[str]]:
-    """A dos-jugadores match played to its end (or 300 actions) with keys, refusals, reads and
-    notifications; the tokens used and every tile that was hidden from some seat."""
+    """A dos-jugadores match to 100 played to its end (six hands, 190 actions) with keys,
+    refusals, reads and notifications; the tokens used and every tile that was hidden from some
+    seat."""
     alice, bob = Caller(api, "alice-logs"), Caller(api, "bob-logs")
-    created = alice("POST", "/games", {"preset": "dos-jugadores", "players": 2, "deal": DOS_DEAL})
+    created = alice(
+        "POST",
+        "/games",
+        {
+            "preset": "dos-jugadores",
+            "players": 2,
+            "deal": DOS_DEAL,
+            "seed": 21,
+            "rules": {"target": 100},
+        },
+    )
     game = created.ok(201)["id"]
     bob("POST", f"/games/{game}/join", {}, {"Idempotency-Key": f"join-{game}"}).ok()
     bob("PUT", "/me/devices/phone-1", {"platform": "fcm", "token": "fcm-device-token-1"})
@@ -109,6 +120,8 @@ def play_a_match(api: Api, privileged: Privileged) -> tuple[list[str], set[str]]
         me("POST", f"/games/{game}/{action}", body, {"Idempotency-Key": f"{game}-{n}"}).ok()
         # a retry of the same request answers the stored response
         me("POST", f"/games/{game}/{action}", body, {"Idempotency-Key": f"{game}-{n}"}).ok()
+    finished = privileged.match(game)
+    assert finished is not None and finished.status == "finished"  # the match's end logged too
     api.drain()
     for caller in seats.values():
         caller("GET", f"/games/{game}/moves").ok()

@@ -48,7 +48,9 @@ def play_out(api: Api, game: str, players: list[str]) -> None:
 
 
 def test_a_match_notifies_each_player_once_per_change(api: Api, privileged: Privileged) -> None:
-    game = api.create("nia", preset="dos-jugadores", players=2, deal=DOS_DEAL, seed=21)
+    # to 100, not the preset's 300: six hands and 190 moves instead of 22 and 660
+    rules = {"target": 100}
+    game = api.create("nia", preset="dos-jugadores", players=2, deal=DOS_DEAL, seed=21, rules=rules)
     game_id = game.ok(201)["id"]
     api.join(game_id, "teo").ok()  # teo holds 6-6 and leads
     api.drain()
@@ -66,6 +68,7 @@ def test_a_match_notifies_each_player_once_per_change(api: Api, privileged: Priv
     api.drain()
     api.drain()  # nothing new the second time
     final = api.get(game_id, OUTSIDER).ok()
+    assert final["status"] == "finished" and final["hand_number"] >= 3, final["hand_number"]
     for player in ("nia", "teo"):
         notes = everything(api, player)
         keys = [(n["game"], n["version"], n["type"]) for n in notes]
