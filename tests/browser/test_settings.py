@@ -13,7 +13,7 @@ from local.process import Runtime
 from local.scenarios import DOS_DEAL
 from tests.browser.test_play import DESKTOP, sign_in
 from tests.deals import PREMOVE_DEAL
-from tests.e2e.api_helpers import vacation_days
+from tests.e2e.api_helpers import runtime_now, vacation_days
 from tests.e2e.test_invitations import Players
 
 pytestmark = [pytest.mark.e2e, pytest.mark.long(15)]
@@ -137,8 +137,7 @@ def test_a_premove_kept_at_the_table_is_played_when_the_other_player_makes_that_
         # the game changes while the card is filled in (kai's vacation marks it: version + 1,
         # the table redrawn): what kai typed and chose stays
         # two days on the runtime's clock, which other tests of the shared runtime moved on
-        now = datetime.fromisoformat(runtime.request("GET", "/dev/clock")[2]["now"])
-        until = (now + timedelta(days=2)).isoformat()
+        until = (runtime_now(runtime) + timedelta(days=2)).isoformat()
         people.ok(kai, "PUT", "/me/vacation", {"until": until})
         version = people.ok(kai, "GET", f"/games/{game}")["version"]
         page.wait_for_selector(f"#game[data-version='{version}'] #premove")

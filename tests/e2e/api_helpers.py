@@ -160,6 +160,13 @@ class Table:
         raise AssertionError(f"the match did not end within {max_actions} actions")
 
 
+def runtime_now(runtime: Runtime) -> datetime:
+    """The runtime's clock (``GET /dev/clock``), which tests sharing it move on (a day, hours)."""
+    status, _, clock = runtime.request("GET", "/dev/clock")
+    assert status == 200, clock
+    return datetime.fromisoformat(clock["now"])
+
+
 def vacation_days(runtime: Runtime, until: str, asked: datetime, days: int) -> int:
     """The days a vacation of ``days`` asked at ``asked`` costs on the runtime's clock, after
     checking that the client made ``until`` that far from its own clock (five minutes short:
@@ -169,6 +176,4 @@ def vacation_days(runtime: Runtime, until: str, asked: datetime, days: int) -> i
     ends = datetime.fromisoformat(until)
     short = asked + timedelta(days=days) - ends
     assert timedelta(minutes=4) < short < timedelta(minutes=6), until
-    status, _, clock = runtime.request("GET", "/dev/clock")
-    assert status == 200, clock
-    return math.ceil((ends - datetime.fromisoformat(clock["now"])) / timedelta(days=1))
+    return math.ceil((ends - runtime_now(runtime)) / timedelta(days=1))

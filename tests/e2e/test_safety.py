@@ -13,6 +13,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from local.process import Runtime
+from tests.e2e.api_helpers import runtime_now
 from tests.e2e.test_live import players, receive, sockets, wait_for_connections, ws_url
 
 pytestmark = pytest.mark.e2e
@@ -91,7 +92,7 @@ def test_bad_block_requests_are_refused(runtime: Runtime) -> None:
 
 
 def reports_of(runtime: Runtime, reporter: str) -> list[dict[str, Any]]:
-    day = runtime.request("GET", "/dev/clock")[2]["now"][:10]
+    day = runtime_now(runtime).strftime("%Y-%m-%d")
     items = runtime.database().query(
         TableName="GameTable",
         KeyConditionExpression="pk = :pk",
