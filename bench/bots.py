@@ -33,8 +33,9 @@ and a run then repeats exactly. Keep the machine otherwise idle: a busy core giv
 fewer worlds in its budget. The deals are spread over ``--workers`` processes (2).
 
 ``--told`` is a what-if, never the product's: the expert's worlds put in, as they are, every
-hand (the search with nothing hidden), the tiles out of play, or its partner's hand; the rest
-is dealt from its seat's knowledge as usual. It tells what each hidden part is worth.
+hand (the search with nothing hidden), the tiles out of play, its partner's hand, or only the
+numbers its partner holds none of; the rest is dealt from its seat's knowledge as usual. It
+tells what each hidden part is worth.
 
 ``--reads WHO:BETA:DEALT`` is another: each world the expert keeps is drawn from DEALT dealt
 as usual, weighted by how likely the strategist's score (softmax BETA) made the plays of WHO
@@ -114,8 +115,9 @@ def side_points(points: tuple[int, ...], seating: int, pairs: bool) -> tuple[int
 
 
 #: what ``--told`` tells the expert beyond its seat's knowledge (a what-if of the benchmark,
-#: never the product's): every hand and the boneyard, the tiles out of play, the partner's hand
-TOLD = ("hands", "asleep", "partner")
+#: never the product's): every hand and the boneyard, the tiles out of play, the partner's hand, or
+#: only the numbers the partner holds none of (the most a signal of voids between partners says)
+TOLD = ("hands", "asleep", "partner", "partner-voids")
 
 
 #: ``expert.observe`` as the engine has it, before a what-if wraps it
@@ -126,6 +128,7 @@ def told_observe(told: str, observe: Any) -> Any:
     """``observe`` (the seat's knowledge) for an expert told ``told`` (``TOLD``): its worlds are
     dealt from its seat's knowledge with that part of the hidden information put in as it is."""
     from domino.engine import expert
+    from domino.engine.tiles import SUIT
 
     class Told:
         def __init__(self, match: Any, seat: int) -> None:
@@ -138,6 +141,13 @@ def told_observe(told: str, observe: Any) -> Any:
             self.partner_hand = match.hands[self.partner] if told == "partner" else 0
             known |= self.partner_hand
             counts = [0 if s == self.partner else c for s, c in enumerate(know.counts)]
+            void = list(know.void)
+            if told == "partner-voids":
+                partner = (seat + 2) % 4
+                held = match.hands[partner]
+                for number in range(match.rules.set + 1):
+                    if not held & SUIT[number]:
+                        void[partner] |= SUIT[number]
             self.hands = list(match.hands) if told == "hands" else None
             self.know = expert.Knowledge(
                 seat=seat,
@@ -146,7 +156,7 @@ def told_observe(told: str, observe: Any) -> Any:
                 unseen=[t for t in know.unseen if not known >> t & 1],
                 counts=counts,
                 boneyard=0 if told == "asleep" else know.boneyard,
-                void=know.void,
+                void=void,
                 caps=know.caps,
             )
 
@@ -422,7 +432,7 @@ def main() -> int:
     parser.add_argument(
         "--told",
         choices=TOLD,
-        help="a what-if: tell the expert all hands, the tiles asleep or its partner's hand",
+        help="a what-if: tell the expert all hands, the tiles asleep, its partner's hand or voids",
     )
     parser.add_argument(
         "--reads",

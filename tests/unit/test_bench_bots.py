@@ -122,3 +122,27 @@ def test_told_puts_only_what_it_names_into_every_world() -> None:
     told = bots.told_observe("partner", expert.observe)
     dealt = [told(match, seat).sample(rng)[0] for _ in range(20)]
     assert any(d[others[0]] != match.hands[others[0]] for d in dealt)  # the rest still dealt
+
+
+def test_told_partner_voids_deals_the_partner_only_numbers_it_holds() -> None:
+    """``--told partner-voids``: the partner's hand in every world holds no tile of a number its
+    real hand lacks, and is still dealt (not its real hand every time)."""
+    import random
+
+    from domino.engine import Match, expert, resolve_rules
+    from domino.engine.tiles import SUIT
+
+    # the partner of the seat on turn lacks 2 and 8
+    match = Match.start(resolve_rules("cubano", 4), seed=1)
+    seat, rng = match.turn, random.Random(1)
+    assert seat is not None
+    partner = (seat + 2) % 4
+    lacked = [n for n in range(10) if not match.hands[partner] & SUIT[n]]
+    assert lacked == [2, 8]
+    told = bots.told_observe("partner-voids", expert.observe)
+    dealt = [told(match, seat).sample(rng)[0] for _ in range(30)]
+    for hands in dealt:
+        assert not any(hands[partner] & SUIT[n] for n in lacked)
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in match.hands]
+        assert hands[seat] == match.hands[seat]
+    assert any(hands[partner] != match.hands[partner] for hands in dealt)
