@@ -132,6 +132,8 @@ def told_observe(told: str, observe: Any) -> Any:
 
     class Told:
         def __init__(self, match: Any, seat: int) -> None:
+            if told.startswith("partner") and match.rules.teams != "pairs":
+                raise ValueError(f"--told {told}: only a preset played in pairs has a partner")
             know = observe(match, seat)
             self.boneyard = list(match.boneyard)
             known = 0

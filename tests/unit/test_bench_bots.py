@@ -146,3 +146,13 @@ def test_told_partner_voids_deals_the_partner_only_numbers_it_holds() -> None:
         assert [h.bit_count() for h in hands] == [h.bit_count() for h in match.hands]
         assert hands[seat] == match.hands[seat]
     assert any(hands[partner] != match.hands[partner] for hands in dealt)
+
+
+def test_told_partner_needs_a_preset_played_in_pairs() -> None:
+    from domino.engine import Match, expert, resolve_rules
+
+    match = Match.start(resolve_rules("dos-jugadores", 2), seed=1)
+    assert match.turn is not None
+    for told in ("partner", "partner-voids"):
+        with pytest.raises(ValueError, match="only a preset played in pairs"):
+            bots.told_observe(told, expert.observe)(match, match.turn)
