@@ -261,3 +261,44 @@ def test_finished_games_are_filed_and_paged_without_reading_them_all(
             ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player}"}, ":done": {"S": "DONE#"}},
         )["Items"]
         assert len(left) == 3 and all(expired not in i["sk"]["S"] for i in left), player
+
+
+def test_open_games_in_one_second_page_in_id_order_whatever_order_the_index_keeps_them(
+    api: Api, privileged: Any
+) -> None:
+    """Games updated in the same second tie on the index's sort key, and DynamoDB keeps ties in
+    an order of its own: every page still takes the next games by (updated_at, id), so that no
+    game is skipped or shown twice whatever the page size."""
+    table = privileged.store.table
+    made = [api.create("tia", preset="clasico", players=4).ok(201)["id"] for _ in range(12)]
+    tied = "2999-01-01T00:00:00Z"  # after every other open game of the session's table: on top
+    try:
+        for game_id in made:
+            table.call(
+                table.client.update_item,
+                TableName=table.name,
+                Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}},
+                UpdateExpression="SET updated_at = :u",
+                ExpressionAttributeValues={":u": {"S": tied}},
+            )
+        expected = sorted(made, reverse=True)
+        for limit in (1, 2, 3, 5, 12, 13):
+            listed: list[str] = []
+            cursor = None
+            while len(listed) < len(made):
+                query = f"/games?status=waiting&limit={limit}" + (
+                    f"&cursor={cursor}" if cursor else ""
+                )
+                body = api.call("GET", query, player="reader").ok()
+                listed += [g["id"] for g in body["games"]]
+                cursor = body["next"]
+                assert cursor is not None or len(listed) >= len(made), limit
+            assert listed[: len(made)] == expected, limit
+    finally:
+        for game_id in made:  # out of the open list: the other listings' tests see none of them
+            table.call(
+                table.client.update_item,
+                TableName=table.name,
+                Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}},
+                UpdateExpression="REMOVE open_list",
+            )

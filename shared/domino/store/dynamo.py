@@ -303,15 +303,18 @@ class DynamoGameStore:
                 ScanIndexForward=False,
                 Limit=limit + 1,
             )
-            found = []
+            found: list[tuple[tuple[str, str], dict[str, Any]]] = []
             for item in items:
                 plain = from_attributes(item)
                 key = (str(plain["updated_at"]), str(plain["pk"]).removeprefix("GAME#"))
+                if len(found) > limit and key[0] != found[-1][0][0]:
+                    break  # one more than the page (is there a next one?), and its whole second
                 if position and key >= (position["u"], position["i"]):
                     continue  # the cursor's own second: what the last page showed
                 found.append((key, plain))
-                if len(found) > limit:  # one more than the page: is there a next one?
-                    break
+            # games of one second tie on the index's sort key and come in an order DynamoDB
+            # keeps, not by id: the last second is read whole, so that the newest by (second,
+            # id) are all here however the index ordered them
             return found
 
         with ThreadPoolExecutor(max_workers=OPEN_SHARDS) as pool:
