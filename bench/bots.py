@@ -132,6 +132,7 @@ def told_observe(told: str, observe: Any) -> Any:
 
     class Told:
         def __init__(self, match: Any, seat: int) -> None:
+            partner = (seat + 2) % 4
             if told.startswith("partner") and match.rules.teams != "pairs":
                 raise ValueError(f"--told {told}: only a preset played in pairs has a partner")
             know = observe(match, seat)
@@ -139,16 +140,14 @@ def told_observe(told: str, observe: Any) -> Any:
             known = 0
             if told == "asleep":
                 known = sum(1 << t for t in self.boneyard)
-            self.partner = (seat + 2) % 4 if told == "partner" else -1
-            self.partner_hand = match.hands[self.partner] if told == "partner" else 0
+            self.partner = partner if told == "partner" else -1
+            self.partner_hand = match.hands[partner] if told == "partner" else 0
             known |= self.partner_hand
             counts = [0 if s == self.partner else c for s, c in enumerate(know.counts)]
             void = list(know.void)
             if told == "partner-voids":
-                partner = (seat + 2) % 4
-                held = match.hands[partner]
                 for number in range(match.rules.set + 1):
-                    if not held & SUIT[number]:
+                    if not match.hands[partner] & SUIT[number]:
                         void[partner] |= SUIT[number]
             self.hands = list(match.hands) if told == "hands" else None
             self.know = expert.Knowledge(

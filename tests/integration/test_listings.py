@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 from domino.api import wiring
+from domino.store.records import GAME_SK, game_key
 
 from tests.integration.client import Api
 from tests.integration.test_errors import refused
@@ -271,13 +272,14 @@ def test_open_games_in_one_second_page_in_id_order_whatever_order_the_index_keep
     game is skipped or shown twice whatever the page size."""
     table = privileged.store.table
     made = [api.create("tia", preset="clasico", players=4).ok(201)["id"] for _ in range(12)]
+    keys = [{"pk": {"S": game_key(game_id)}, "sk": {"S": GAME_SK}} for game_id in made]
     tied = "2999-01-01T00:00:00Z"  # after every other open game of the session's table: on top
     try:
-        for game_id in made:
+        for key in keys:
             table.call(
                 table.client.update_item,
                 TableName=table.name,
-                Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}},
+                Key=key,
                 UpdateExpression="SET updated_at = :u",
                 ExpressionAttributeValues={":u": {"S": tied}},
             )
@@ -295,10 +297,10 @@ def test_open_games_in_one_second_page_in_id_order_whatever_order_the_index_keep
                 assert cursor is not None or len(listed) >= len(made), limit
             assert listed[: len(made)] == expected, limit
     finally:
-        for game_id in made:  # out of the open list: the other listings' tests see none of them
+        for key in keys:  # out of the open list: the other listings' tests see none of them
             table.call(
                 table.client.update_item,
                 TableName=table.name,
-                Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}},
+                Key=key,
                 UpdateExpression="REMOVE open_list",
             )
