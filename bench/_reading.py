@@ -227,3 +227,73 @@ def reading_observe(who: str, beta: float, dealt: int, observe: Any) -> Any:
             return rng.choices(worlds, weights=[math.exp(v - best) for v in logs])[0]
 
     return Reading
+
+
+def chain_observe(who: str, beta: float, steps: int, observe: Any) -> Any:
+    """``observe`` whose worlds come from a Metropolis chain instead of ``dealt`` plain deals a
+    kept world: it starts from one plain deal, and before each world it returns it proposes
+    ``steps`` swaps of two unseen tiles between two holders (another seat's hand or the tiles out
+    of play), each within the holders' voids, kept with probability min(1, the likelihood's
+    ratio). Only the hands of the seats read change the likelihood, so a swap costs the reading
+    of at most two seats, not of every play in a fresh world."""
+
+    class Chain:
+        def __init__(self, match: Match, seat: int) -> None:
+            self.know = observe(match, seat)
+            self.top = match.rules.set
+            self.by_seat: dict[int, list[Seen]] = {}
+            for play in plays_seen(match, seat, who):
+                self.by_seat.setdefault(play.seat, []).append(play)
+            self.state: tuple[list[int], list[int]] | None = None
+            self.logs: dict[int, float] = {}
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.know, name)
+
+        def _log(self, s: int, hands: list[int]) -> float:
+            seen = self.by_seat.get(s)
+            return log_likelihood(seen, hands, self.top, beta) if seen else 0.0
+
+        def sample(self, rng: Any) -> tuple[list[int], list[int]]:
+            if not self.by_seat:
+                return self.know.sample(rng)
+            if self.state is None:
+                hands, boneyard = self.know.sample(rng)
+                self.state = (hands, boneyard)
+                self.logs = {s: self._log(s, hands) for s in self.by_seat}
+            hands, boneyard = self.state
+            void = self.know.void
+            holders = [s for s in range(len(hands)) if s != self.know.seat and hands[s]]
+            if boneyard:
+                holders.append(-1)  # the tiles out of play
+            for _ in range(steps):
+                h1, h2 = rng.sample(holders, 2)
+                a = _pick(hands, boneyard, h1, rng)
+                b = _pick(hands, boneyard, h2, rng)
+                if (h2 >= 0 and void[h2] >> a & 1) or (h1 >= 0 and void[h1] >> b & 1):
+                    continue
+                moved = {h for h in (h1, h2) if h in self.by_seat}
+                trial = list(hands)
+                for h, out, into in ((h1, a, b), (h2, b, a)):
+                    if h >= 0:
+                        trial[h] = trial[h] ^ (1 << out) | (1 << into)
+                new = {s: self._log(s, trial) for s in moved}
+                gain = sum(new[s] - self.logs[s] for s in moved)
+                if gain >= 0 or rng.random() < math.exp(gain):
+                    hands = trial
+                    if h1 < 0 or h2 < 0:
+                        boneyard = [b if t == a else a if t == b else t for t in boneyard]
+                    self.logs.update(new)
+            self.state = (hands, boneyard)
+            return list(hands), list(boneyard)
+
+    return Chain
+
+
+def _pick(hands: list[int], boneyard: list[int], holder: int, rng: Any) -> int:
+    """A random tile of ``holder`` (a seat, or -1: the tiles out of play)."""
+    if holder < 0:
+        return int(rng.choice(boneyard))
+    hand = hands[holder]
+    ids = [t for t in range(hand.bit_length()) if hand >> t & 1]
+    return int(rng.choice(ids))

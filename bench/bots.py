@@ -39,7 +39,9 @@ tells what each hidden part is worth.
 
 ``--reads WHO:BETA:DEALT`` is another: each world the expert keeps is drawn from DEALT dealt
 as usual, weighted by how likely the strategist's score (softmax BETA) made the plays of WHO
-(``opponents`` or ``all`` the other seats) in it (bench/_reading.py).
+(``opponents`` or ``all`` the other seats) in it (bench/_reading.py). DEALT written ``mSTEPS``
+draws the worlds from a Metropolis chain instead, STEPS proposed swaps of two unseen tiles a
+world (``chain_observe``).
 
 ``--calibrate`` prints, on one process, what the budget buys: microseconds a rollout (one hand
 played out from a position on plain ints, ``expert._play_from``: the line's own loop or any
@@ -191,9 +193,13 @@ def play_hand(
         if told is not None:
             expert.observe = told_observe(told, _SEAT_OBSERVE)
         else:
-            from _reading import reading_observe
+            from _reading import chain_observe, reading_observe
 
-            expert.observe = reading_observe(*reads, _SEAT_OBSERVE)
+            who, beta, dealt = reads
+            if dealt.startswith("m"):
+                expert.observe = chain_observe(who, beta, int(dealt[1:]), _SEAT_OBSERVE)
+            else:
+                expert.observe = reading_observe(who, beta, int(dealt), _SEAT_OBSERVE)
 
     match = Match.start(rules, seed=deal, at=0)
     a = levels[seating]
@@ -439,7 +445,8 @@ def main() -> int:
         "--reads",
         metavar="WHO:BETA:DEALT",
         help="a what-if: worlds weighted by the strategist's score of the plays of WHO "
-        "(opponents or all), softmax BETA, one kept of DEALT (bench/_reading.py)",
+        "(opponents or all), softmax BETA, one kept of DEALT, or mSTEPS: a chain of STEPS "
+        "swaps a world (bench/_reading.py)",
     )
     add_common_arguments(parser)
     args = parser.parse_args()
@@ -464,9 +471,17 @@ def main() -> int:
         thinking["told"] = args.told
     if args.reads:
         who, beta, dealt = args.reads.split(":")
-        if who not in ("opponents", "all") or float(beta) < 0 or int(dealt) < 1:
-            raise SystemExit("--reads WHO:BETA:DEALT: opponents|all, beta >= 0, dealt >= 1")
-        thinking["reads"] = (who, float(beta), int(dealt))
+        count = dealt.removeprefix("m")
+        if (
+            who not in ("opponents", "all")
+            or float(beta) < 0
+            or not count.isdigit()
+            or int(count) < 1
+        ):
+            raise SystemExit(
+                "--reads WHO:BETA:DEALT: opponents|all, beta >= 0, dealt >= 1 (mSTEPS: a chain)"
+            )
+        thinking["reads"] = (who, float(beta), dealt)
     how = (
         f"{args.samples} worlds a move"
         if args.samples

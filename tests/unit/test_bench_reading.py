@@ -74,3 +74,34 @@ def test_the_plays_read_make_the_true_hands_likelier_than_dealt_worlds() -> None
             ranks.append(sum(v < truth for v in dealt) + sum(v == truth for v in dealt) / 2)
     # 20 would be a reading that tells nothing
     assert len(ranks) > 20 and statistics.mean(ranks) > 30
+
+
+def test_a_chain_keeps_every_world_dealable_and_reads_the_plays() -> None:
+    """Every world of ``chain_observe`` is one the seat's knowledge could deal (each hand its
+    size and within its voids, every unseen tile once), and its worlds are likelier under the
+    plays read than plain deals are."""
+    top = resolve_rules("cubano", 4).set
+    chained, plain = [], []
+    for match, seat, _, ply in strategist_plies("cubano", 6):
+        seen = reading.plays_seen(match, seat, "opponents")
+        if ply < 8 or not seen:
+            continue
+        know = expert.observe(match, seat)
+        chain = reading.chain_observe("opponents", 3.0, 8, expert.observe)(match, seat)
+        rng = random.Random(ply)
+        for _ in range(10):
+            hands, boneyard = chain.sample(rng)
+            assert hands[seat] == know.mine and len(boneyard) == know.boneyard
+            assert (
+                sorted(
+                    boneyard
+                    + [t for s, h in enumerate(hands) if s != seat for t in range(64) if h >> t & 1]
+                )
+                == know.unseen
+            )
+            for s, hand in enumerate(hands):
+                assert hand.bit_count() == know.counts[s] and not hand & know.void[s]
+            chained.append(reading.log_likelihood(seen, hands, top, 3.0))
+            plain.append(reading.log_likelihood(seen, know.sample(rng)[0], top, 3.0))
+    assert len(chained) > 200
+    assert statistics.mean(chained) > statistics.mean(plain) + 1.0
