@@ -233,7 +233,7 @@ def chain_observe(who: str, beta: float, steps: int, observe: Any) -> Any:
     """``observe`` whose worlds come from a Metropolis chain instead of ``dealt`` plain deals a
     kept world: it starts from one plain deal, and before each world it returns it proposes
     ``steps`` swaps of two unseen tiles between two holders (another seat's hand or the tiles out
-    of play), each within the holders' voids, kept with probability min(1, the likelihood's
+    of play), each within the holders' voids and caps, kept with probability min(1, the likelihood's
     ratio). Only the hands of the seats read change the likelihood, so a swap costs the reading
     of at most two seats, not of every play in a fresh world."""
 
@@ -277,6 +277,13 @@ def chain_observe(who: str, beta: float, steps: int, observe: Any) -> Any:
                 for h, out, into in ((h1, a, b), (h2, b, a)):
                     if h >= 0:
                         trial[h] = trial[h] ^ (1 << out) | (1 << into)
+                if any(
+                    (trial[h] & tiles).bit_count() > most
+                    for h in (h1, h2)
+                    if h >= 0
+                    for tiles, most in self.know.caps[h]
+                ):
+                    continue  # a seat that drew may hold only so many of a number it lacked
                 new = {s: self._log(s, trial) for s in moved}
                 gain = sum(new[s] - self.logs[s] for s in moved)
                 if gain >= 0 or rng.random() < math.exp(gain):
