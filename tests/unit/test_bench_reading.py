@@ -76,13 +76,14 @@ def test_the_plays_read_make_the_true_hands_likelier_than_dealt_worlds() -> None
     assert len(ranks) > 20 and statistics.mean(ranks) > 30
 
 
-def test_a_chain_keeps_every_world_dealable_and_reads_the_plays() -> None:
+@pytest.mark.parametrize("preset", ["cubano", "clasico"])
+def test_a_chain_keeps_every_world_dealable_and_reads_the_plays(preset: str) -> None:
     """Every world of ``chain_observe`` is one the seat's knowledge could deal (each hand its
-    size and within its voids, every unseen tile once), and its worlds are likelier under the
-    plays read than plain deals are."""
-    top = resolve_rules("cubano", 4).set
+    size, within its voids and caps, every unseen tile once), and its worlds are likelier under
+    the plays read than plain deals are. clasico's draws give caps; cubano has none."""
+    top = resolve_rules(preset, 4).set
     chained, plain = [], []
-    for match, seat, _, ply in strategist_plies("cubano", 6):
+    for match, seat, _, ply in strategist_plies(preset, 6):
         seen = reading.plays_seen(match, seat, "opponents")
         if ply < 8 or not seen:
             continue
@@ -101,7 +102,30 @@ def test_a_chain_keeps_every_world_dealable_and_reads_the_plays() -> None:
             )
             for s, hand in enumerate(hands):
                 assert hand.bit_count() == know.counts[s] and not hand & know.void[s]
+                assert all((hand & tiles).bit_count() <= most for tiles, most in know.caps[s])
             chained.append(reading.log_likelihood(seen, hands, top, 3.0))
             plain.append(reading.log_likelihood(seen, know.sample(rng)[0], top, 3.0))
-    assert len(chained) > 200
+    assert len(chained) > 100
     assert statistics.mean(chained) > statistics.mean(plain) + 1.0
+
+
+def test_a_chain_never_swaps_a_seat_past_its_cap() -> None:
+    """A seat capped at one tile of a number (as a draw after a pass leaves it) never holds two
+    in the chain's worlds, however freely it swaps (beta 0: every swap within the rules kept)."""
+    match, seat = next((m, s) for m, s, _, ply in strategist_plies("clasico", 1) if ply == 8)
+    other = (seat + 1) % 4
+    capped = 0
+    for tile in expert.observe(match, seat).unseen:
+        if 6 in (LOW[tile], HIGH[tile]):
+            capped |= 1 << tile
+
+    def observe(m: Match, s: int) -> Any:
+        know = expert.observe(m, s)
+        know.caps[other] = [(capped, 1)]
+        return know
+
+    chain = reading.chain_observe("opponents", 0.0, 50, observe)(match, seat)
+    assert chain.by_seat and capped.bit_count() >= 3
+    rng = random.Random(1)
+    held = [(chain.sample(rng)[0][other] & capped).bit_count() for _ in range(40)]
+    assert max(held) == 1  # it reaches the cap, and never passes it
