@@ -1,27 +1,29 @@
-"""local/sns.py: moto's SNS server as the runtime and the tests run it. Real SNS takes any
-number of calls at once; moto's backends are plain dicts, so the local server lets one request
-at a time into them."""
+"""local/sns.py: moto's SNS server as the runtime and the tests run it (here the session's).
+Real SNS takes any number of calls at once; moto's backends are plain dicts, so the local
+server lets one SNS request at a time into them."""
 
 from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+from typing import Any
 
 import boto3
-import pytest
 from botocore.config import Config
 
 from local.sns import LocalSns
 
 
-@pytest.fixture
-def sns() -> Iterator[LocalSns]:
-    server = LocalSns()
-    try:
-        yield server
-    finally:
-        server.stop()
+def client(sns: LocalSns, **config: Any) -> Any:
+    """An SNS client of ``sns``, as the handlers make one."""
+    return boto3.client(
+        "sns",
+        endpoint_url=sns.endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+        config=Config(**config),
+    )
 
 
 def test_phones_registered_at_once_all_get_endpoints_and_pushes_reads_them(sns: LocalSns) -> None:
@@ -33,17 +35,10 @@ def test_phones_registered_at_once_all_get_endpoints_and_pushes_reads_them(sns: 
     arns: list[str] = []
 
     def register(client_number: int) -> None:
-        client = boto3.client(
-            "sns",
-            endpoint_url=sns.endpoint,
-            region_name="us-east-1",
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-            config=Config(retries={"max_attempts": 1}),
-        )
+        sender = client(sns, retries={"max_attempts": 1})
         for phone in range(60):
             try:
-                created = client.create_platform_endpoint(
+                created = sender.create_platform_endpoint(
                     PlatformApplicationArn=sns.applications["apns"],
                     Token=f"phone-{client_number}-{phone}",
                     CustomUserData=f"player-{client_number}",
@@ -65,21 +60,15 @@ def test_phones_registered_at_once_all_get_endpoints_and_pushes_reads_them(sns: 
     assert failures == []
     assert len(set(arns)) == 480
 
-    # moto keeps one backend a process, which the session's server shares: read this test's
-    # endpoint alone, and leave the backend as it was found
-    client = boto3.client(
-        "sns",
-        endpoint_url=sns.endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="local",
-        aws_secret_access_key="local",
-    )
+    # the session's server (tests/conftest.py): read this test's endpoint alone, and leave
+    # moto's backend as it was found
+    reader = client(sns)
     try:
-        client.publish(
+        reader.publish(
             TargetArn=arns[0], Message='{"APNS": "{\\"game\\": \\"g\\"}"}', MessageStructure="json"
         )
         (push,) = [p for p in sns.pushes() if p["endpoint"] == arns[0]]
         assert push["platform"] == "apns" and push["payload"] == {"game": "g"}
     finally:
         for arn in arns:
-            client.delete_endpoint(EndpointArn=arn)
+            reader.delete_endpoint(EndpointArn=arn)
