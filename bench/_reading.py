@@ -17,7 +17,7 @@ from typing import Any
 
 from domino.engine.match import Match
 from domino.engine.movelog import KIND
-from domino.engine.tiles import HIGH, LOW, PIPS
+from domino.engine.tiles import HIGH, LOW, PIPS, bits
 
 _PLAY, _DRAW, _PASS = 0, 1, 2  # movelog.KIND's values
 
@@ -301,6 +301,4 @@ def _pick(hands: list[int], boneyard: list[int], holder: int, rng: Any) -> int:
     """A random tile of ``holder`` (a seat, or -1: the tiles out of play)."""
     if holder < 0:
         return int(rng.choice(boneyard))
-    hand = hands[holder]
-    ids = [t for t in range(hand.bit_length()) if hand >> t & 1]
-    return int(rng.choice(ids))
+    return int(rng.choice(bits(hands[holder])))

@@ -195,11 +195,9 @@ def play_hand(
         else:
             from _reading import chain_observe, reading_observe
 
-            who, beta, dealt = reads
-            if dealt.startswith("m"):
-                expert.observe = chain_observe(who, beta, int(dealt[1:]), _SEAT_OBSERVE)
-            else:
-                expert.observe = reading_observe(who, beta, int(dealt), _SEAT_OBSERVE)
+            who, beta, count, chain = reads
+            reader = chain_observe if chain else reading_observe
+            expert.observe = reader(who, beta, count, _SEAT_OBSERVE)
 
     match = Match.start(rules, seed=deal, at=0)
     a = levels[seating]
@@ -481,7 +479,7 @@ def main() -> int:
             raise SystemExit(
                 "--reads WHO:BETA:DEALT: opponents|all, beta >= 0, dealt >= 1 (mSTEPS: a chain)"
             )
-        thinking["reads"] = (who, float(beta), dealt)
+        thinking["reads"] = (who, float(beta), int(count), dealt.startswith("m"))
     how = (
         f"{args.samples} worlds a move"
         if args.samples
